@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * passes.c - the table of passport's passes, in the order they are
+ * scheduled at a shared extension point.
+ */
+#include "passport.h"
+
+extern struct passport_pass passport_stackleak;
+
+struct passport_pass *const passport_passes[] = {
+	&passport_stackleak,
+	NULL,
+};

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * passport.h - the contract between the passes and the rest of the plugin.
+ *
+ * A pass is a C function over one module plus a table of options.  It
+ * registers itself by adding a `struct passport_pass` to passport_passes[]
+ * (passes.c).  The C++ shim (shim.cpp) turns each table entry into
+ *
+ *   -mllvm -passport-NAME              schedule the pass at its extension point
+ *   -mllvm -passport-NAME-verbose      one line per decision on stderr
+ *   -mllvm -passport-NAME-disable      do nothing (wins over -passport-NAME;
+ *                                      Kbuild appends it per file)
+ *   -mllvm -passport-NAME-OPTION=VAL   one per entry of pass->options
+ *
+ * and fills in the values before pass->run() is called.  Passes never parse
+ * strings or print by hand: they use the helpers below, so every pass reports
+ * errors and decisions the same way.
+ *
+ * The helpers hide the typed-pointer (LLVM 14) vs opaque-pointer (LLVM 19)
+ * difference: they only use the *2 builders and never ask a pointer for its
+ * element type.
+ */
+#ifndef PASSPORT_H
+#define PASSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+
+/* ---- passes and their options ------------------------------------------ */
+
+enum passport_extension_point {
+	/* before any optimisation: allocas and lifetime markers still there */
+	PASSPORT_EP_PIPELINE_START,
+	/* after inlining and SROA: the allocas left approximate the frame */
+	PASSPORT_EP_OPTIMIZER_LAST,
+};
+
+struct passport_option {
+	const char *name;	/* "track-min-size" -> -passport-PASS-track-min-size */
+	const char *help;
+	/* filled in by the shim before each run */
+	const char *value;	/* last value given, NULL if never given */
+};
+
+struct passport_pass {
+	const char *name;	/* "stackleak" */
+	const char *help;
+	enum passport_extension_point ep;
+	struct passport_option *options;	/* NULL-name terminated */
+	bool (*run)(const struct passport_pass *pass, LLVMModuleRef M);
+	/* filled in by the shim before each run */
+	bool enabled;
+	bool verbose;
+	bool disabled;
+};
+
+/* NULL-terminated; defined in passes.c */
+extern struct passport_pass *const passport_passes[];
+
+/* The option called NAME of PASS (a programming error if there is none). */
+const struct passport_option *passport_option(const struct passport_pass *pass,
+					      const char *name);
+
+/*
+ * Integer value of an option in [min, max].  Not given: *out = dflt and
+ * false.  Given but not a decimal integer in range: fatal error naming the
+ * option, the value and the range.
+ */
+bool passport_option_long(const struct passport_pass *pass, const char *name,
+			  long min, long max, long dflt, long *out);
+
+/*
+ * Index of the option's value in the NULL-terminated list CHOICES, or dflt
+ * when not given.  Any other value: fatal error listing the choices.
+ */
+int passport_option_choice(const struct passport_pass *pass, const char *name,
+			   const char *const *choices, int dflt);
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+/* "passport: PASS: ..." on stderr, only if the pass is verbose. */
+void passport_note(const struct passport_pass *pass, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* "passport: error: PASS: ..." on stderr, then exit(1): bad input, never a crash. */
+void passport_fatal(const struct passport_pass *pass, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+/* ---- functions ---------------------------------------------------------- */
+
+/* The function's name (never NULL). */
+const char *passport_name(LLVMValueRef fn);
+
+/* A definition (has a body)? */
+bool passport_is_definition(LLVMValueRef fn);
+
+/* The function's explicit section, or "" if it has none. */
+const char *passport_section(LLVMValueRef fn);
+
+/* Is the function's section one of the NULL-terminated LIST? */
+bool passport_in_sections(LLVMValueRef fn, const char *const *list);
+
+/* Has the enum attribute NAME ("noinline", "inlinehint", ...)? */
+bool passport_has_fn_attr(LLVMValueRef fn, const char *name);
+
+/* Add the enum attribute NAME to the function. */
+void passport_add_fn_attr(LLVMValueRef fn, const char *name);
+
+/* Does any instruction call something that becomes a real call? (Intrinsics
+ * that lower to no code - debug info, lifetime markers, assume - do not
+ * count; memcpy/memset do, as GCC counts builtins.) */
+bool passport_makes_calls(LLVMValueRef fn);
+
+/* Is the target x86 (32 or 64 bit)? */
+bool passport_target_is_x86(LLVMModuleRef M);
+
+/* ---- allocas ------------------------------------------------------------ */
+
+/* A dynamic alloca: non-constant size, or outside the entry block.  The
+ * backend gives exactly these a variable-sized stack object. */
+bool passport_alloca_is_dynamic(LLVMValueRef alloca);
+
+/* Bytes of a static alloca (element size * count). */
+uint64_t passport_alloca_bytes(LLVMModuleRef M, LLVMValueRef alloca);
+
+/* Call FN(alloca, ctx) for every alloca of F, in block order; a callback
+ * that inserts after the alloca is fine (iteration already moved on). */
+void passport_for_each_alloca(LLVMValueRef f,
+			      void (*fn)(LLVMValueRef alloca, void *ctx), void *ctx);
+
+/* ---- inserting code ----------------------------------------------------- */
+
+/* Position B at the first instruction of F's entry block that is not an
+ * alloca or phi: the earliest point where code can run. */
+void passport_position_at_entry(LLVMBuilderRef b, LLVMValueRef f);
+
+/* Position B right after instruction I. */
+void passport_position_after(LLVMBuilderRef b, LLVMValueRef i);
+
+/* Declaration of `void NAME(void)` in M, created if missing. */
+LLVMValueRef passport_void_fn(LLVMModuleRef M, const char *name);
+
+/* Insert a call to `void NAME(void)` at B's position. */
+LLVMValueRef passport_insert_void_call(LLVMBuilderRef b, LLVMModuleRef M,
+				       const char *name);
+
+/* Insert `asm sideeffect TEXT` (no operands, clobbers only CLOBBERS, e.g.
+ * "~{dirflag},~{fpsr},~{flags}") at B's position. */
+LLVMValueRef passport_insert_asm(LLVMBuilderRef b, const char *text,
+				 const char *clobbers);
+
+#endif /* PASSPORT_H */

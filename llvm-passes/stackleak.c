@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stackleak.c - track the lowest stack pointer for STACKLEAK stack erasing.
+ *
+ * Inserts a call to stackleak_track_stack() at the entry of every candidate
+ * function and after every dynamic alloca (VLA, alloca()).  Like the GCC
+ * plugin it skips the sections of code that runs before or outside the task
+ * stack, static inline leaves and _paravirt_* leaves, and never instruments
+ * the tracker itself.
+ *
+ * GCC keeps the entry call only if the *final* frame is >= track-min-size.
+ * The IR cannot know that (spill slots come later), so by default
+ * (frame=final) every candidate gets the call and `passport-finalize`
+ * rewrites it into a same-size NOP after code generation where the frame in
+ * .stack_sizes turned out smaller and there is no dynamic alloca.
+ * frame=estimate decides here from the static allocas instead (what
+ * upstream LLVM's stack-depth callback does); it misses spill-heavy frames
+ * and is only for builds that cannot run the post-step.
+ *
+ * On x86 the call is GCC's asm form, `asm volatile("call
+ * stackleak_track_stack")`: the backend does not see a call, so the
+ * function stays a leaf, nothing caller-saved is spilled and the frame is
+ * the same as without the pass.  The callee must preserve all registers
+ * (the kernel declares it __no_caller_saved_registers).  The function gets
+ * `noredzone` because the asm's call writes below the stack pointer.
+ *
+ * Options (-mllvm -passport-stackleak-KEY=VALUE):
+ *   track-min-size=N   required; frames >= N bytes are tracked (0..4096)
+ *   frame=final|estimate
+ * and the common -passport-stackleak[-verbose|-disable].
+ */
+#include <string.h>
+
+#include "passport.h"
+
+#define TRACKER "stackleak_track_stack"
+
+/* Code that runs before the task stack exists or must not be instrumented. */
+static const char *const excluded_sections[] = {
+	".init.text", ".devinit.text", ".cpuinit.text", ".meminit.text",
+	".noinstr.text", ".entry.text", ".head.text", NULL,
+};
+
+enum frame_rule { FRAME_FINAL, FRAME_ESTIMATE };
+static const char *const frame_rules[] = { "final", "estimate", NULL };
+
+struct stackleak {
+	const struct passport_pass *pass;
+	LLVMModuleRef M;
+	LLVMBuilderRef b;
+	bool asm_form;
+	long min_size;
+	enum frame_rule rule;
+	/* per function */
+	LLVMValueRef fn;
+	unsigned dynamic_allocas;
+	bool entry_tracked;
+	uint64_t static_bytes;
+};
+
+static void insert_tracking(struct stackleak *s)
+{
+	if (s->asm_form) {
+		passport_insert_asm(s->b, "call " TRACKER, "~{dirflag},~{fpsr},~{flags}");
+		passport_add_fn_attr(s->fn, "noredzone");
+	} else
+		passport_insert_void_call(s->b, s->M, TRACKER);
+}
+
+static void track_dynamic_alloca(LLVMValueRef alloca, void *ctx)
+{
+	struct stackleak *s = ctx;
+
+	if (!passport_alloca_is_dynamic(alloca)) {
+		s->static_bytes += passport_alloca_bytes(s->M, alloca);
+		return;
+	}
+	passport_note(s->pass, "be careful, alloca() in %s()", passport_name(s->fn));
+	s->dynamic_allocas++;
+	passport_position_after(s->b, alloca);
+	insert_tracking(s);
+	/* GCC: an alloca in the first block already tracks the prologue. */
+	if (LLVMGetInstructionParent(alloca) == LLVMGetEntryBasicBlock(s->fn))
+		s->entry_tracked = true;
+}
+
+/* GCC's two leaf exceptions: static inline leaves and _paravirt_* leaves. */
+static const char *leaf_exception(LLVMValueRef fn)
+{
+	bool is_static = LLVMGetLinkage(fn) == LLVMInternalLinkage ||
+			 LLVMGetLinkage(fn) == LLVMPrivateLinkage;
+	bool is_inline = passport_has_fn_attr(fn, "inlinehint") ||
+			 passport_has_fn_attr(fn, "alwaysinline");
+
+	if (is_static && is_inline)
+		return "static inline leaf";
+	if (!strncmp(passport_name(fn), "_paravirt_", 10))
+		return "_paravirt_ leaf";
+	return NULL;
+}
+
+static void instrument_function(struct stackleak *s, LLVMValueRef fn)
+{
+	const char *name = passport_name(fn);
+	const char *why_not;
+	bool leaf;
+
+	if (!passport_is_definition(fn) || !strcmp(name, TRACKER))
+		return;
+	if (passport_in_sections(fn, excluded_sections)) {
+		passport_note(s->pass, "skip %s(): section %s", name, passport_section(fn));
+		return;
+	}
+
+	s->fn = fn;
+	s->dynamic_allocas = 0;
+	s->entry_tracked = false;
+	s->static_bytes = 0;
+	/* An alloca is a call to __builtin_alloca for GCC: not a leaf. */
+	leaf = !passport_makes_calls(fn);
+	passport_for_each_alloca(fn, track_dynamic_alloca, s);
+	if (s->dynamic_allocas)
+		leaf = false;
+
+	if (s->entry_tracked)
+		return;
+	if (leaf && (why_not = leaf_exception(fn))) {
+		passport_note(s->pass, "skip %s(): %s", name, why_not);
+		return;
+	}
+	if (s->rule == FRAME_ESTIMATE && !s->dynamic_allocas &&
+	    s->static_bytes < (uint64_t)s->min_size) {
+		passport_note(s->pass, "skip %s(): allocas %llu < %ld bytes (estimate)",
+			      name, (unsigned long long)s->static_bytes, s->min_size);
+		return;
+	}
+
+	passport_position_at_entry(s->b, fn);
+	insert_tracking(s);
+	if (s->rule == FRAME_ESTIMATE)
+		passport_note(s->pass, "instrument %s(): %s", name,
+			      s->dynamic_allocas ? "calls_alloca" : "allocas >= track-min-size (estimate)");
+	else
+		passport_note(s->pass, "candidate %s(): %s", name,
+			      s->dynamic_allocas ? "calls_alloca, kept" :
+			      "entry call kept if the final frame is >= track-min-size (passport-finalize)");
+}
+
+static bool stackleak_run(const struct passport_pass *pass, LLVMModuleRef M)
+{
+	struct stackleak s = { .pass = pass, .M = M };
+
+	if (pass->disabled) {
+		passport_note(pass, "disabled for this translation unit");
+		return false;
+	}
+	if (!passport_option_long(pass, "track-min-size", 0, 4096, -1, &s.min_size))
+		passport_fatal(pass, "track-min-size is required: -mllvm -passport-stackleak-track-min-size=N");
+	s.rule = passport_option_choice(pass, "frame", frame_rules, FRAME_FINAL);
+	s.asm_form = passport_target_is_x86(M);
+	s.b = LLVMCreateBuilderInContext(LLVMGetModuleContext(M));
+
+	for (LLVMValueRef fn = LLVMGetFirstFunction(M); fn; fn = LLVMGetNextFunction(fn))
+		instrument_function(&s, fn);
+
+	LLVMDisposeBuilder(s.b);
+	return true;
+}
+
+static struct passport_option stackleak_options[] = {
+	{ "track-min-size", "frames of at least this many bytes are tracked (required)" },
+	{ "frame", "final (decided after codegen by passport-finalize) or estimate (allocas)" },
+	{ NULL },
+};
+
+struct passport_pass passport_stackleak = {
+	.name = "stackleak",
+	.help = "track the lowest stack pointer for STACKLEAK (stackleak_track_stack)",
+	.ep = PASSPORT_EP_OPTIMIZER_LAST,
+	.options = stackleak_options,
+	.run = stackleak_run,
+};

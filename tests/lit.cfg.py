@@ -1,0 +1,60 @@
+# lit configuration for passport.  Loaded once per LLVM major through the
+# generated lit.site.cfg.py, which sets passport_llvm/bindir/build/root.
+#
+# Substitutions:
+#   %clang %opt %llc      that major's tools     %llvm      the major ("14")
+#   %flags                ./passport flags --llvm N   (append feature options)
+#   %cc                   ./passport cc --
+#   %plugin               build/lib/passport-llvmN.so
+#   %finalize             build/bin/passport-finalize
+#   %other_clang %other_plugin  the other built major, for mismatch tests
+#   %gcc_plugins          build/gcc-plugins (the kernel's own GCC plugins)
+#   %root                 the repository
+import os
+import lit.formats
+
+config.name = "passport-llvm" + config.passport_llvm
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".c", ".ll", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.passport_build, "tests", "llvm" + config.passport_llvm)
+
+llvm = config.passport_llvm
+bindir = config.passport_bindir
+build = config.passport_build
+root = config.passport_root
+passport = os.path.join(root, "passport")
+
+config.environment["PATH"] = os.pathsep.join([bindir, "/usr/lib/llvm-14/bin", config.environment.get("PATH", os.environ["PATH"])])
+config.environment["PASSPORT_BUILD"] = build
+for var in ("HOME", "TMPDIR", "CI"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+built = sorted(d[len("passport-llvm"):-3] for d in os.listdir(os.path.join(build, "lib"))
+               if d.startswith("passport-llvm") and d.endswith(".so") and "-core" not in d)
+other = [m for m in built if m != llvm]
+
+config.substitutions += [
+    ("%clang", os.path.join(bindir, "clang")),
+    ("%opt", os.path.join(bindir, "opt")),
+    ("%llc", os.path.join(bindir, "llc")),
+    ("%llvm", llvm),
+    ("%flags", passport + " flags --llvm " + llvm),
+    ("%cc", passport + " cc --"),
+    ("%plugin", os.path.join(build, "lib", "passport-llvm%s.so" % llvm)),
+    ("%finalize", os.path.join(build, "bin", "passport-finalize")),
+    ("%gcc_plugins", os.path.join(build, "gcc-plugins")),
+    ("%root", root),
+]
+if other:
+    config.available_features.add("other-llvm")
+    config.substitutions += [
+        ("%other_clang", "/usr/lib/llvm-%s/bin/clang" % other[0]),
+        ("%other_plugin", os.path.join(build, "lib", "passport-llvm%s.so" % other[0])),
+        ("%other_llvm", other[0]),
+    ]
+config.available_features.add("llvm" + llvm)
+if os.path.exists(os.path.join(build, "gcc-plugins", "gcc-12", "stackleak_plugin.so")):
+    config.available_features.add("gcc-plugins")
