@@ -96,6 +96,12 @@ seed=$(cat "$seed_file" </dev/null)
 [[ $seed =~ ^[0-9a-fA-F]{64}$ ]] ||
   die "$seed_file must contain exactly 64 hex characters (like scripts/gen-randstruct-seed.sh writes)"
 
+# randomize_layout_plugin.c does #include "randomize_layout_seed.h", and the
+# source file's own directory is searched before any -I: a header left there
+# by a kernel build would silently override our seed.
+[ ! -e "$ksrc/scripts/gcc-plugins/randomize_layout_seed.h" ] ||
+  die "$ksrc/scripts/gcc-plugins/randomize_layout_seed.h exists and would override --seed-file; remove it"
+
 # Same text as cmd_create_randomize_layout_seed in scripts/gcc-plugins/Makefile.
 # Rewritten only when it changes, so its mtime drives the rebuild.
 seed_h=$outdir/randomize_layout_seed.h

@@ -37,6 +37,9 @@ enum passport_extension_point {
 	PASSPORT_EP_PIPELINE_START,
 	/* after inlining and SROA: the allocas left approximate the frame */
 	PASSPORT_EP_OPTIMIZER_LAST,
+	/* not an IR pass: C++ frontend code reads the options through
+	 * passport_pass_named() (randstruct, attributes) */
+	PASSPORT_EP_FRONTEND,
 };
 
 struct passport_option {
@@ -60,6 +63,10 @@ struct passport_pass {
 
 /* NULL-terminated; defined in passes.c */
 extern struct passport_pass *const passport_passes[];
+
+/* The pass called NAME with its options filled in from the command line
+ * (for frontend code, which is not run by the shim), or NULL. */
+struct passport_pass *passport_pass_named(const char *name);
 
 /* The option called NAME of PASS (a programming error if there is none). */
 const struct passport_option *passport_option(const struct passport_pass *pass,

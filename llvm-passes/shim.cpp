@@ -8,6 +8,7 @@
  * plugin is loaded: clang must load it with -fplugin= as well as
  * -fpass-plugin=, or it parses -mllvm before the options exist.
  */
+#include <cstring>
 #include <deque>
 #include <string>
 
@@ -116,7 +117,8 @@ bool parse_pipeline(StringRef name, ModulePassManager &MPM)
 {
 	size_t i = 0;
 	for (passport_pass *const *p = passport_passes; *p; p++, i++)
-		if (name == std::string("passport-") + (*p)->name) {
+		if ((*p)->ep != PASSPORT_EP_FRONTEND &&
+		    name == std::string("passport-") + (*p)->name) {
 			MPM.addPass(CPass(*p, &options()[i]));
 			return true;
 		}
@@ -148,6 +150,17 @@ void register_callbacks(PassBuilder &PB)
 }
 
 } // namespace
+
+extern "C" struct passport_pass *passport_pass_named(const char *name)
+{
+	size_t i = 0;
+	for (passport_pass *const *p = passport_passes; *p; p++, i++)
+		if (!strcmp((*p)->name, name)) {
+			sync_options(*p, options()[i]);
+			return *p;
+		}
+	return nullptr;
+}
 
 /* Called through the version-checking loader (loader.c), never directly. */
 extern "C" __attribute__((visibility("default"))) PassPluginLibraryInfo
