@@ -30,7 +30,7 @@ usage() {
 }
 die() { echo "gcc-plugins/build.sh: $*" >&2; exit 1; }
 
-gcc=gcc-12 cxx= seed_file=$repo/gcc-plugins/test.seed ksrc= outdir=
+gcc=gcc-12 cxx='' seed_file=$repo/gcc-plugins/test.seed ksrc='' outdir=''
 while [ $# -gt 0 ]; do
   case $1 in
     --gcc)       [ $# -ge 2 ] || usage; gcc=$2; shift ;;
@@ -144,6 +144,7 @@ stale() {
   [ -f "$out" ] && [ -f "$cmdfile" ] && [ -f "$dep" ] || return 0
   [ "$(cat "$cmdfile")" = "$cmd" ] || return 0
   # make-style depfile: "target: dep dep \" ...
+  # shellcheck disable=SC2013  # word splitting is intended (paths have no spaces)
   for f in $(sed -e 's/^[^:]*://' -e 's/\\$//' "$dep"); do
     [ -e "$f" ] || return 0
     [ "$f" -nt "$out" ] && return 0

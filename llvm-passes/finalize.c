@@ -3,16 +3,17 @@
  * finalize.c - passport-finalize: stackleak's post-codegen step.
  *
  * The stackleak pass puts a tracking call in every candidate function; only
- * here, after code generation, is the final frame known.  For each call to
- * stackleak_track_stack in an x86-64 relocatable object this tool looks up
- * the enclosing function's frame in .stack_sizes (clang -fstack-size-section)
- * and, when
+ * here, after code generation, is the final frame known.  The pass records
+ * the address of each such entry call in .discard.passport_stackleak_entry;
+ * calls after dynamic allocas are not recorded and always stay.  For each
+ * recorded call in an x86-64 relocatable object this tool looks up the
+ * enclosing function's frame in .stack_sizes (clang -fstack-size-section)
+ * and, when the function has no dynamic alloca and
  *
  *     frame = .stack_sizes - callee-saved register pushes  <  track-min-size
  *
- * and the function has no dynamic alloca (the backend writes no .stack_sizes
- * entry for those), rewrites the 5-byte call into a 5-byte NOP and turns its
- * relocation into R_X86_64_NONE, as recordmcount does with mcount calls.
+ * rewrites the 5-byte call into a 5-byte NOP and turns its relocation into
+ * R_X86_64_NONE, as recordmcount does with mcount calls.
  * The frame figure is what GCC's get_frame_size() measures: locals, spill
  * slots and alignment padding, without callee-saved pushes or the return
  * address.  Running it twice changes nothing the second time.
@@ -53,8 +54,18 @@ struct function {
 	const char *name;
 	size_t shndx;
 	GElf_Addr start, end;
-	long stack_size;	/* -1: no .stack_sizes entry (dynamic alloca) */
-	unsigned kept, dropped;
+	long stack_size;	/* -1: no .stack_sizes entry */
+	unsigned alloca_calls;	/* tracking calls after dynamic allocas */
+};
+
+/* A call to the tracker: where it is and which relocation targets it. */
+struct site {
+	Elf_Scn *text;
+	Elf_Data *rdata;
+	size_t rel;
+	GElf_Addr at;
+	struct function *fn;
+	bool entry;
 };
 
 struct object {
@@ -64,6 +75,11 @@ struct object {
 	size_t strndx, shstrndx;
 	struct function *fns;
 	size_t nfns;
+	struct site *sites;
+	size_t nsites;
+	/* entry calls recorded by the pass: section index and offset */
+	struct { size_t shndx; GElf_Addr off; } *entries;
+	size_t nentries;
 };
 
 static const char *section_name(struct object *o, Elf_Scn *scn)
@@ -147,10 +163,8 @@ static uint64_t uleb128(const unsigned char **p, const unsigned char *end)
 
 /* Each .stack_sizes entry: an 8-byte function address (a relocation in an
  * object) then the frame size as ULEB128. */
-static size_t load_stack_sizes(struct object *o)
+static void load_stack_sizes(struct object *o)
 {
-	size_t sections = 0;
-
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o->elf, scn));) {
 		Elf_Data *data, *rdata;
 		Elf_Scn *rela;
@@ -159,7 +173,6 @@ static size_t load_stack_sizes(struct object *o)
 
 		if (strcmp(section_name(o, scn), ".stack_sizes"))
 			continue;
-		sections++;
 		rela = relocations_for(o, elf_ndxscn(scn));
 		data = elf_getdata(scn, NULL);
 		if (!rela || !data)
@@ -183,7 +196,6 @@ static size_t load_stack_sizes(struct object *o)
 				f->stack_size = (long)size;
 		}
 	}
-	return sections;
 }
 
 /* Callee-saved pushes at the start of F (push %rbp/%rbx/%r12..%r15, after an
@@ -212,26 +224,58 @@ static unsigned prologue_pushes(const unsigned char *text, size_t size,
 	return pushes;
 }
 
-struct totals {
-	unsigned kept_frame, kept_alloca, dropped;
-};
+#define ENTRY_SECTION ".discard.passport_stackleak_entry"
 
-static void finalize_section(struct object *o, Elf_Scn *text_scn, Elf_Scn *rela,
-			     long min_size, struct totals *t)
+/* The entry calls the pass recorded: one R_X86_64_64 relocation each. */
+static void load_entries(struct object *o)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o->elf, scn));) {
+		Elf_Scn *rela;
+		Elf_Data *rdata;
+		GElf_Shdr rsh;
+
+		if (strcmp(section_name(o, scn), ENTRY_SECTION))
+			continue;
+		if (!(rela = relocations_for(o, elf_ndxscn(scn))))
+			fail(ENTRY_SECTION " without relocations");
+		rdata = elf_getdata(rela, NULL);
+		gelf_getshdr(rela, &rsh);
+		for (size_t r = 0; r < rsh.sh_size / rsh.sh_entsize; r++) {
+			GElf_Rela rel;
+			GElf_Sym sym;
+
+			gelf_getrela(rdata, (int)r, &rel);
+			symbol(o, GELF_R_SYM(rel.r_info), &sym);
+			o->entries = realloc(o->entries, (o->nentries + 1) * sizeof(*o->entries));
+			o->entries[o->nentries].shndx = sym.st_shndx;
+			o->entries[o->nentries++].off = sym.st_value + rel.r_addend;
+		}
+	}
+}
+
+static bool is_entry(struct object *o, size_t shndx, GElf_Addr at)
+{
+	for (size_t i = 0; i < o->nentries; i++)
+		if (o->entries[i].shndx == shndx && o->entries[i].off == at)
+			return true;
+	return false;
+}
+
+/* Every call to the tracker in executable section TEXT. */
+static void find_sites(struct object *o, Elf_Scn *text_scn, Elf_Scn *rela)
 {
 	Elf_Data *text = elf_getdata(text_scn, NULL);
 	Elf_Data *rdata = elf_getdata(rela, NULL);
-	GElf_Shdr rsh;
+	const unsigned char *code = text->d_buf;
 	size_t shndx = elf_ndxscn(text_scn);
-	unsigned char *code = text->d_buf;
+	GElf_Shdr rsh;
 
 	gelf_getshdr(rela, &rsh);
 	for (size_t r = 0; r < rsh.sh_size / rsh.sh_entsize; r++) {
 		GElf_Rela rel;
 		GElf_Sym sym;
-		struct function *f;
-		long frame;
-		size_t at;
+		struct site *s;
+		GElf_Addr at = 0;
 
 		gelf_getrela(rdata, (int)r, &rel);
 		if (GELF_R_TYPE(rel.r_info) == R_X86_64_NONE)
@@ -239,42 +283,91 @@ static void finalize_section(struct object *o, Elf_Scn *text_scn, Elf_Scn *rela,
 		symbol(o, GELF_R_SYM(rel.r_info), &sym);
 		if (strcmp(symbol_name(o, &sym), TRACKER))
 			continue;
-		at = rel.r_offset - 1;
+		if (rel.r_offset >= 1)
+			at = rel.r_offset - 1;
 		if (rel.r_offset < 1 || rel.r_offset + 4 > text->d_size || code[at] != 0xe8 ||
 		    (GELF_R_TYPE(rel.r_info) != R_X86_64_PLT32 &&
 		     GELF_R_TYPE(rel.r_info) != R_X86_64_PC32))
-			fail("%s+0x%zx: reference to " TRACKER " is not a call",
-			     section_name(o, text_scn), at);
-		f = function_at(o, shndx, at);
-		if (!f)
-			fail("%s+0x%zx: call to " TRACKER " outside any function",
-			     section_name(o, text_scn), at);
-		if (f->stack_size < 0) {
-			if (!f->kept++)
-				t->kept_alloca++;
-			if (verbose && f->kept == 1)
+			fail("%s+0x%lx: reference to " TRACKER " is not a call",
+			     section_name(o, text_scn), (unsigned long)at);
+		o->sites = realloc(o->sites, (o->nsites + 1) * sizeof(*o->sites));
+		s = &o->sites[o->nsites++];
+		*s = (struct site){ .text = text_scn, .rdata = rdata, .rel = r, .at = at,
+				    .fn = function_at(o, shndx, at),
+				    .entry = is_entry(o, shndx, at) };
+		if (!s->fn)
+			fail("%s+0x%lx: call to " TRACKER " outside any function",
+			     section_name(o, text_scn), (unsigned long)at);
+		if (!s->entry)
+			s->fn->alloca_calls++;
+	}
+}
+
+/* Turn the call at S into a 5-byte NOP and its relocation into NONE. */
+static void drop(struct site *s)
+{
+	Elf_Data *text = elf_getdata(s->text, NULL);
+	GElf_Rela rel;
+
+	memcpy((unsigned char *)text->d_buf + s->at, "\x0f\x1f\x44\x00\x00", 5);
+	gelf_getrela(s->rdata, (int)s->rel, &rel);
+	rel.r_info = GELF_R_INFO(0, R_X86_64_NONE);
+	rel.r_addend = 0;
+	gelf_update_rela(s->rdata, (int)s->rel, &rel);
+	elf_flagdata(text, ELF_C_SET, ELF_F_DIRTY);
+	elf_flagdata(s->rdata, ELF_C_SET, ELF_F_DIRTY);
+}
+
+struct totals {
+	unsigned kept_frame, kept_alloca, dropped;
+};
+
+/* Keep or drop each recorded entry call; report every function once. */
+static void decide(struct object *o, long min_size, struct totals *t)
+{
+	for (size_t i = 0; i < o->nsites; i++) {
+		struct site *s = &o->sites[i];
+		struct function *f = s->fn;
+		Elf_Data *text;
+		long frame;
+
+		if (!s->entry)
+			continue;
+		if (f->alloca_calls) {
+			t->kept_alloca++;
+			if (verbose)
 				printf("stackleak: instrument %s(): calls_alloca\n", f->name);
 			continue;
 		}
-		frame = f->stack_size - 8L * prologue_pushes(code, text->d_size, f);
+		if (f->stack_size < 0)
+			fail("no .stack_sizes entry for %s(): compile with -fstack-size-section", f->name);
+		text = elf_getdata(s->text, NULL);
+		frame = f->stack_size - 8L * prologue_pushes(text->d_buf, text->d_size, f);
 		if (frame >= min_size) {
-			if (!f->kept++)
-				t->kept_frame++;
-			if (verbose && f->kept == 1)
+			t->kept_frame++;
+			if (verbose)
 				printf("stackleak: instrument %s(): frame %ld >= %ld\n",
 				       f->name, frame, min_size);
 			continue;
 		}
-		memcpy(code + at, "\x0f\x1f\x44\x00\x00", 5);
-		rel.r_info = GELF_R_INFO(0, R_X86_64_NONE);
-		rel.r_addend = 0;
-		gelf_update_rela(rdata, (int)r, &rel);
-		elf_flagdata(text, ELF_C_SET, ELF_F_DIRTY);
-		elf_flagdata(rdata, ELF_C_SET, ELF_F_DIRTY);
-		if (!f->dropped++)
-			t->dropped++;
-		if (verbose && f->dropped == 1)
+		drop(s);
+		t->dropped++;
+		if (verbose)
 			printf("stackleak: drop %s(): frame %ld < %ld\n", f->name, frame, min_size);
+	}
+	/* Functions whose only calls follow dynamic allocas (an alloca in the
+	 * entry block already covers the entry, as in GCC). */
+	for (size_t i = 0; i < o->nfns; i++) {
+		struct function *f = &o->fns[i];
+		bool has_entry = false;
+
+		for (size_t j = 0; j < o->nsites; j++)
+			has_entry |= o->sites[j].fn == f && o->sites[j].entry;
+		if (f->alloca_calls && !has_entry) {
+			t->kept_alloca++;
+			if (verbose)
+				printf("stackleak: instrument %s(): calls_alloca\n", f->name);
+		}
 	}
 }
 
@@ -283,7 +376,6 @@ static void finalize(const char *path, long min_size)
 	struct object o = { 0 };
 	struct totals t = { 0 };
 	GElf_Ehdr eh;
-	bool has_calls = false;
 	int fd;
 
 	object = path;
@@ -311,38 +403,19 @@ static void finalize(const char *path, long min_size)
 		goto out;	/* nothing defined, nothing called */
 	load_functions(&o);
 
-	/* Is there any tracking call at all? */
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o.elf, scn));) {
-		GElf_Shdr sh;
-		GElf_Sym sym;
-		GElf_Rela rel;
-		Elf_Data *d;
-
-		gelf_getshdr(scn, &sh);
-		if (sh.sh_type != SHT_RELA)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t r = 0; !has_calls && r < sh.sh_size / sh.sh_entsize; r++) {
-			gelf_getrela(d, (int)r, &rel);
-			symbol(&o, GELF_R_SYM(rel.r_info), &sym);
-			has_calls = GELF_R_TYPE(rel.r_info) != R_X86_64_NONE &&
-				    !strcmp(symbol_name(&o, &sym), TRACKER);
-		}
-	}
-	if (!has_calls)
-		goto out;
-	if (!load_stack_sizes(&o))
-		fail("has " TRACKER " calls but no .stack_sizes: compile with -fstack-size-section");
-
+	load_entries(&o);
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o.elf, scn));) {
 		GElf_Shdr sh;
 		Elf_Scn *rela;
 
 		gelf_getshdr(scn, &sh);
-		if (!(sh.sh_flags & SHF_EXECINSTR) || !(rela = relocations_for(&o, elf_ndxscn(scn))))
-			continue;
-		finalize_section(&o, scn, rela, min_size, &t);
+		if ((sh.sh_flags & SHF_EXECINSTR) && (rela = relocations_for(&o, elf_ndxscn(scn))))
+			find_sites(&o, scn, rela);
 	}
+	if (!o.nsites)
+		goto out;
+	load_stack_sizes(&o);
+	decide(&o, min_size, &t);
 	elf_flagelf(o.elf, ELF_C_SET, ELF_F_LAYOUT);
 	if (t.dropped && elf_update(o.elf, ELF_C_WRITE) < 0)
 		fail("cannot write: %s", elf_errmsg(-1));
@@ -354,6 +427,8 @@ out:
 	elf_end(o.elf);
 	close(fd);
 	free(o.fns);
+	free(o.sites);
+	free(o.entries);
 }
 
 static _Noreturn void usage(void)

@@ -58,13 +58,29 @@ struct stackleak {
 	uint64_t static_bytes;
 };
 
-static void insert_tracking(struct stackleak *s)
+/*
+ * The x86 asm form.  An entry call that passport-finalize may remove also
+ * records its address in ENTRY_SECTION (a .discard.* section: the kernel's
+ * linker script drops it, and user-space links keep it as non-alloc data),
+ * so the post-step tells it from the calls after dynamic allocas, which stay.
+ */
+#define ENTRY_SECTION ".discard.passport_stackleak_entry"
+static const char asm_call[] = "call " TRACKER;
+static const char asm_entry_call[] =
+	"1: call " TRACKER "\n\t"
+	".pushsection " ENTRY_SECTION ",\"\",@progbits\n\t"
+	".quad 1b\n\t"
+	".popsection";
+
+static void insert_tracking(struct stackleak *s, bool removable_entry)
 {
 	if (s->asm_form) {
-		passport_insert_asm(s->b, "call " TRACKER, "~{dirflag},~{fpsr},~{flags}");
+		passport_insert_asm(s->b, removable_entry ? asm_entry_call : asm_call,
+				    "~{dirflag},~{fpsr},~{flags}");
 		passport_add_fn_attr(s->fn, "noredzone");
-	} else
+	} else {
 		passport_insert_void_call(s->b, s->M, TRACKER);
+	}
 }
 
 static void track_dynamic_alloca(LLVMValueRef alloca, void *ctx)
@@ -78,7 +94,7 @@ static void track_dynamic_alloca(LLVMValueRef alloca, void *ctx)
 	passport_note(s->pass, "be careful, alloca() in %s()", passport_name(s->fn));
 	s->dynamic_allocas++;
 	passport_position_after(s->b, alloca);
-	insert_tracking(s);
+	insert_tracking(s, false);
 	/* GCC: an alloca in the first block already tracks the prologue. */
 	if (LLVMGetInstructionParent(alloca) == LLVMGetEntryBasicBlock(s->fn))
 		s->entry_tracked = true;
@@ -136,7 +152,7 @@ static void instrument_function(struct stackleak *s, LLVMValueRef fn)
 	}
 
 	passport_position_at_entry(s->b, fn);
-	insert_tracking(s);
+	insert_tracking(s, s->rule == FRAME_FINAL);
 	if (s->rule == FRAME_ESTIMATE)
 		passport_note(s->pass, "instrument %s(): %s", name,
 			      s->dynamic_allocas ? "calls_alloca" : "allocas >= track-min-size (estimate)");

@@ -68,7 +68,7 @@ members="${PARTIAL_MEMBERS[*]}"
 #   tarball <size> <mtime> <path>
 #   mode    full|partial|incomplete
 #   members <partial member list>      (only for partial)
-old_tar= old_mode= old_members=
+old_tar='' old_mode='' old_members=''
 if [ -f "$stamp" ]; then
   old_tar=$(sed -n 's/^tarball //p' "$stamp")
   old_mode=$(sed -n 's/^mode //p' "$stamp")

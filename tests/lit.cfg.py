@@ -37,6 +37,7 @@ built = sorted(d[len("passport-llvm"):-3] for d in os.listdir(os.path.join(build
 other = [m for m in built if m != llvm]
 
 config.substitutions += [
+    ("%python", "python3"),
     ("%clang", os.path.join(bindir, "clang")),
     ("%opt", os.path.join(bindir, "opt")),
     ("%llc", os.path.join(bindir, "llc")),

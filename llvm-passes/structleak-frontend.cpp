@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * structleak-frontend.cpp - the Clang half of structleak (the pass is
+ * structleak.c).  Two facts the IR does not have:
+ *
+ *  1. `__user`.  The kernel spells it `__attribute__((user))` when
+ *     STRUCTLEAK_PLUGIN is defined; Clang has no such attribute.  We
+ *     register it (always, as GCC does, so `__user` never warns, even with
+ *     -Werror or with the pass disabled) and remember the fields that carry
+ *     it.  A struct/union is "userspace" if a field has it or a field's type
+ *     (arrays stripped) is a userspace struct/union; pointers do not
+ *     propagate (GCC's is_userspace_type).
+ *
+ *  2. Which allocas are C locals, of what kind, with what initialiser.  IR
+ *     allocas also hold parameters, the return value and temporaries, and
+ *     release builds of clang drop value names.
+ *
+ * When -passport-structleak is on, every local that the mode can select
+ * (struct/union locals in user and byref mode, every local in byref-all)
+ * gets an implicit annotate attribute
+ *
+ *     passport.structleak:KIND:FLAGS:NAME
+ *
+ * KIND is struct, union, array or scalar; FLAGS has `u` for a userspace
+ * type and `i` for an aggregate initialiser (`= {...}`, GCC's CONSTRUCTOR).
+ * CodeGen turns it into llvm.var.annotation(alloca, ...) at the point of the
+ * declaration (after llvm.lifetime.start), which is where the pass zeroes;
+ * the pass deletes the annotations, so the final IR carries none.  The
+ * attribute is added from a consumer that runs before CodeGen
+ * (AddBeforeMainAction), one function body at a time.
+ */
+#include <set>
+#include <string>
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Sema.h"
+#if CLANG_VERSION_MAJOR >= 17
+#include "clang/Basic/ParsedAttrInfo.h"
+#endif
+
+extern "C" {
+#include "passport.h"
+}
+
+using namespace clang;
+
+namespace {
+
+/* Fields that carry __attribute__((user)); one compiler process is one TU. */
+std::set<const FieldDecl *> &user_fields()
+{
+	static std::set<const FieldDecl *> s;
+	return s;
+}
+
+struct UserAttrInfo : public ParsedAttrInfo {
+	static constexpr Spelling spellings[] = {
+		{ParsedAttr::AS_GNU, "user"},
+		{ParsedAttr::AS_GNU, "__user__"},
+	};
+
+	UserAttrInfo()
+	{
+		Spellings = spellings;
+		OptArgs = 0;
+	}
+
+	/* Accepted anywhere, silently: GCC keeps it on fields and drops it
+	 * elsewhere without a word. */
+	bool diagAppertainsToDecl(Sema &, const ParsedAttr &, const Decl *) const override
+	{
+		return true;
+	}
+
+	AttrHandling handleDeclAttribute(Sema &, Decl *D, const ParsedAttr &) const override
+	{
+		if (const auto *F = dyn_cast<FieldDecl>(D))
+			user_fields().insert(F);
+		return AttributeApplied;
+	}
+};
+constexpr ParsedAttrInfo::Spelling UserAttrInfo::spellings[];
+
+ParsedAttrInfoRegistry::Add<UserAttrInfo> register_user("passport-user",
+							"structleak's __user field marker");
+
+enum Mode { MODE_USER, MODE_BYREF, MODE_BYREF_ALL };
+const char *const mode_names[] = {"user", "byref", "byref-all", nullptr};
+
+bool is_userspace(const RecordDecl *RD, std::set<const RecordDecl *> &seen)
+{
+	RD = RD->getDefinition();
+	if (!RD || !seen.insert(RD).second)
+		return false;
+	for (const FieldDecl *F : RD->fields()) {
+		if (user_fields().count(F))
+			return true;
+		const Type *T = F->getType()->getBaseElementTypeUnsafe();
+		if (const auto *RT = T->getAs<RecordType>())
+			if (is_userspace(RT->getDecl(), seen))
+				return true;
+	}
+	return false;
+}
+
+bool is_aggregate_initialiser(const Expr *E)
+{
+	if (!E)
+		return false;
+	E = E->IgnoreParenImpCasts();
+	if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E))
+		E = CL->getInitializer()->IgnoreParenImpCasts();
+	return isa<InitListExpr>(E);
+}
+
+class Marker : public RecursiveASTVisitor<Marker> {
+	ASTContext &Ctx;
+	Mode mode;
+
+public:
+	Marker(ASTContext &Ctx, Mode mode) : Ctx(Ctx), mode(mode) {}
+
+	bool VisitVarDecl(VarDecl *VD)
+	{
+		if (!VD->isLocalVarDecl() || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
+			return true;
+		QualType T = VD->getType().getCanonicalType();
+		if (T->isVariableArrayType() || T->isDependentType() || T->isReferenceType())
+			return true;
+
+		const char *kind;
+		bool user = false;
+		if (const auto *RT = T->getAs<RecordType>()) {
+			std::set<const RecordDecl *> seen;
+			kind = RT->getDecl()->isUnion() ? "union" : "struct";
+			user = is_userspace(RT->getDecl(), seen);
+		} else if (T->isArrayType()) {
+			kind = "array";
+		} else {
+			kind = "scalar";
+		}
+		if (mode == MODE_USER && !user)
+			return true;
+		if (mode == MODE_BYREF && !T->getAs<RecordType>())
+			return true;
+
+		std::string s = std::string("passport.structleak:") + kind + ":";
+		if (user)
+			s += "u";
+		if (is_aggregate_initialiser(VD->getInit()))
+			s += "i";
+		s += ":" + VD->getNameAsString();
+#if CLANG_VERSION_MAJOR >= 15
+		VD->addAttr(AnnotateAttr::CreateImplicit(Ctx, s, nullptr, 0,
+							 SourceRange(VD->getLocation())));
+#else
+		VD->addAttr(AnnotateAttr::CreateImplicit(
+			Ctx, s, nullptr, 0, AttributeCommonInfo(SourceRange(VD->getLocation()))));
+#endif
+		return true;
+	}
+};
+
+class Consumer : public ASTConsumer {
+	CompilerInstance &CI;
+	Mode mode;
+
+public:
+	Consumer(CompilerInstance &CI, Mode mode) : CI(CI), mode(mode) {}
+
+	bool HandleTopLevelDecl(DeclGroupRef DG) override
+	{
+		for (Decl *D : DG)
+			if (auto *FD = dyn_cast<FunctionDecl>(D))
+				if (FD->hasBody())
+					Marker(CI.getASTContext(), mode).TraverseDecl(FD);
+		return true;
+	}
+};
+
+class StructleakAction : public PluginASTAction {
+protected:
+	std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override
+	{
+		struct passport_pass *p = passport_pass_named("structleak");
+
+		if (!p || !p->enabled || p->disabled)
+			return std::make_unique<ASTConsumer>();
+		/* An unknown mode stops the compiler here with the list of modes. */
+		Mode mode = (Mode)passport_option_choice(p, "mode", mode_names, MODE_USER);
+		return std::make_unique<Consumer>(CI, mode);
+	}
+
+	bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &) override
+	{
+		return true;
+	}
+
+	ActionType getActionType() override { return AddBeforeMainAction; }
+};
+
+FrontendPluginRegistry::Add<StructleakAction> register_action(
+	"passport-structleak", "mark locals for structleak (__user fields, kinds, initialisers)");
+
+} // namespace
