@@ -139,6 +139,14 @@ void passport_add_fn_attr(LLVMValueRef fn, const char *name)
 				LLVMCreateEnumAttribute(ctx, attr_kind(name), 0));
 }
 
+void passport_remove_fn_attr(LLVMValueRef fn, const char *name)
+{
+	unsigned kind = attr_kind(name);
+
+	if (kind)
+		LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
+}
+
 /* Intrinsics that emit no call instruction. */
 static bool intrinsic_is_free(LLVMValueRef callee)
 {
@@ -197,6 +205,70 @@ bool passport_target_is_x86(LLVMModuleRef M)
 		     !strncmp(t, "i686", 4));
 }
 
+/* V without constant bitcasts/GEPs/addrspacecasts (LLVM 14 wraps both the
+ * annotated global and the annotation string in them). */
+static LLVMValueRef strip_const_casts(LLVMValueRef v)
+{
+	while (LLVMIsAConstantExpr(v) &&
+	       (LLVMGetConstOpcode(v) == LLVMBitCast ||
+		LLVMGetConstOpcode(v) == LLVMGetElementPtr ||
+		LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
+		v = LLVMGetOperand(v, 0);
+	return v;
+}
+
+unsigned passport_take_annotated(LLVMModuleRef M, const char *annotation,
+				 void (*fn)(LLVMValueRef global, void *ctx), void *ctx)
+{
+	LLVMValueRef ga = LLVMGetNamedGlobal(M, "llvm.global.annotations");
+	LLVMValueRef init, *kept, ng;
+	unsigned n, nkept = 0, found = 0;
+	size_t want = strlen(annotation);
+
+	if (!ga || !(init = LLVMGetInitializer(ga)) || !LLVMIsAConstantArray(init))
+		return 0;
+	n = LLVMGetNumOperands(init);
+	kept = calloc(n ? n : 1, sizeof(*kept));
+	if (!kept)
+		abort();
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef e = LLVMGetOperand(init, i);
+		LLVMValueRef str = strip_const_casts(LLVMGetOperand(e, 1));
+		LLVMValueRef s_init = LLVMIsAGlobalVariable(str) ? LLVMGetInitializer(str) : NULL;
+		const char *s = NULL;
+		size_t len = 0;
+
+		if (s_init && LLVMIsAConstantDataSequential(s_init) && LLVMIsConstantString(s_init)) {
+			s = LLVMGetAsString(s_init, &len);
+			if (len && s[len - 1] == '\0')
+				len--;
+		}
+		if (s && len == want && !memcmp(s, annotation, len)) {
+			found++;
+			fn(strip_const_casts(LLVMGetOperand(e, 0)), ctx);
+		} else {
+			kept[nkept++] = e;
+		}
+	}
+	if (found) {
+		if (nkept) {
+			LLVMTypeRef elt = LLVMTypeOf(kept[0]);
+
+			ng = LLVMAddGlobal(M, LLVMArrayType(elt, nkept), "");
+			LLVMSetInitializer(ng, LLVMConstArray(elt, kept, nkept));
+			LLVMSetLinkage(ng, LLVMAppendingLinkage);
+			LLVMSetSection(ng, "llvm.metadata");
+			LLVMDeleteGlobal(ga);
+			LLVMSetValueName2(ng, "llvm.global.annotations",
+					  strlen("llvm.global.annotations"));
+		} else {
+			LLVMDeleteGlobal(ga);
+		}
+	}
+	free(kept);
+	return found;
+}
+
 /* ---- allocas ------------------------------------------------------------ */
 
 bool passport_alloca_is_dynamic(LLVMValueRef alloca)
@@ -234,6 +306,41 @@ void passport_for_each_alloca(LLVMValueRef f,
 			i = next;
 		}
 	}
+}
+
+static bool is_pointer_cast(LLVMOpcode op)
+{
+	return op == LLVMBitCast || op == LLVMGetElementPtr || op == LLVMAddrSpaceCast;
+}
+
+LLVMValueRef passport_underlying_alloca(LLVMValueRef v)
+{
+	for (;;) {
+		if (LLVMIsAAllocaInst(v))
+			return v;
+		if (LLVMIsAInstruction(v) && is_pointer_cast(LLVMGetInstructionOpcode(v)))
+			v = LLVMGetOperand(v, 0);
+		else if (LLVMIsAConstantExpr(v) && is_pointer_cast(LLVMGetConstOpcode(v)))
+			v = LLVMGetOperand(v, 0);
+		else
+			return NULL;
+	}
+}
+
+const char *passport_const_string(LLVMValueRef v, size_t *len)
+{
+	LLVMValueRef init;
+	const char *s;
+
+	while (LLVMIsAConstantExpr(v) && is_pointer_cast(LLVMGetConstOpcode(v)))
+		v = LLVMGetOperand(v, 0);
+	if (!LLVMIsAGlobalVariable(v) || !(init = LLVMGetInitializer(v)) ||
+	    !LLVMIsAConstantDataSequential(init) || !LLVMIsConstantString(init))
+		return NULL;
+	s = LLVMGetAsString(init, len);
+	if (*len && s[*len - 1] == '\0')
+		--*len;
+	return s;
 }
 
 /* ---- inserting code ----------------------------------------------------- */
@@ -285,15 +392,42 @@ LLVMValueRef passport_insert_void_call(LLVMBuilderRef b, LLVMModuleRef M,
 }
 
 LLVMValueRef passport_insert_asm(LLVMBuilderRef b, const char *text,
-				 const char *clobbers)
+				 const char *constraints, LLVMValueRef *args,
+				 unsigned nargs)
 {
-	LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(
+	LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(
 		LLVMGetBasicBlockParent(LLVMGetInsertBlock(b))));
-	LLVMTypeRef ty = void_fn_type(ctx);
-	LLVMValueRef fn = LLVMGetInlineAsm(ty, (char *)text, strlen(text),
-					   (char *)clobbers, strlen(clobbers),
-					   /*HasSideEffects=*/1, /*IsAlignStack=*/0,
-					   LLVMInlineAsmDialectATT, /*CanThrow=*/0);
+	LLVMTypeRef params[8];
+	LLVMTypeRef ty;
+	LLVMValueRef fn;
 
-	return LLVMBuildCall2(b, ty, fn, NULL, 0, "");
+	for (unsigned i = 0; i < nargs && i < 8; i++)
+		params[i] = LLVMTypeOf(args[i]);
+	ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, nargs, 0);
+	fn = LLVMGetInlineAsm(ty, (char *)text, strlen(text), (char *)constraints,
+			      strlen(constraints), /*HasSideEffects=*/1,
+			      /*IsAlignStack=*/0, LLVMInlineAsmDialectATT,
+			      /*CanThrow=*/0);
+	return LLVMBuildCall2(b, ty, fn, args, nargs, "");
+}
+
+LLVMValueRef passport_insert_read_sp(LLVMBuilderRef b, LLVMModuleRef M)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(M);
+	LLVMTargetDataRef dl = LLVMGetModuleDataLayout(M);
+	unsigned bits = LLVMPointerSize(dl) * 8;
+	const char *reg = bits == 64 ? "rsp" : "esp";
+	char name[32];
+	LLVMTypeRef int_ty = LLVMIntTypeInContext(ctx, bits);
+	LLVMTypeRef md_ty = LLVMMetadataTypeInContext(ctx);
+	LLVMTypeRef fn_ty = LLVMFunctionType(int_ty, &md_ty, 1, 0);
+	LLVMMetadataRef reg_md = LLVMMDStringInContext2(ctx, reg, strlen(reg));
+	LLVMValueRef arg = LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, &reg_md, 1));
+	LLVMValueRef fn;
+
+	snprintf(name, sizeof(name), "llvm.read_register.i%u", bits);
+	fn = LLVMGetNamedFunction(M, name);
+	if (!fn)
+		fn = LLVMAddFunction(M, name, fn_ty);
+	return LLVMBuildCall2(b, fn_ty, fn, &arg, 1, "sp");
 }

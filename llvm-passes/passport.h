@@ -117,6 +117,10 @@ bool passport_has_fn_attr(LLVMValueRef fn, const char *name);
 /* Add the enum attribute NAME to the function. */
 void passport_add_fn_attr(LLVMValueRef fn, const char *name);
 
+/* Remove the enum attribute NAME from the function, if this LLVM knows the
+ * name and the function has it. */
+void passport_remove_fn_attr(LLVMValueRef fn, const char *name);
+
 /* Does any instruction call something that becomes a real call? (Intrinsics
  * that lower to no code - debug info, lifetime markers, assume - do not
  * count; memcpy/memset do, as GCC counts builtins.) */
@@ -124,6 +128,14 @@ bool passport_makes_calls(LLVMValueRef fn);
 
 /* Is the target x86 (32 or 64 bit)? */
 bool passport_target_is_x86(LLVMModuleRef M);
+
+/* Call FN(global, ctx), in array order, for every function or variable that
+ * llvm.global.annotations marks with exactly the string ANNOTATION (Clang's
+ * __attribute__((annotate(...))), which frontend code adds implicitly), and
+ * remove those entries so that they keep nothing alive; other entries stay,
+ * and the array is deleted once empty.  Returns how many were found. */
+unsigned passport_take_annotated(LLVMModuleRef M, const char *annotation,
+				 void (*fn)(LLVMValueRef global, void *ctx), void *ctx);
 
 /* ---- allocas ------------------------------------------------------------ */
 
@@ -138,6 +150,15 @@ uint64_t passport_alloca_bytes(LLVMModuleRef M, LLVMValueRef alloca);
  * that inserts after the alloca is fine (iteration already moved on). */
 void passport_for_each_alloca(LLVMValueRef f,
 			      void (*fn)(LLVMValueRef alloca, void *ctx), void *ctx);
+
+/* The alloca that pointer V is derived from through bitcasts, GEPs and
+ * addrspacecasts (instructions or constant expressions), or NULL. */
+LLVMValueRef passport_underlying_alloca(LLVMValueRef v);
+
+/* The bytes of the constant string global that pointer V points to (through
+ * constant GEPs/bitcasts; LLVM 14 passes `getelementptr (@.str, 0, 0)`, 19
+ * `@.str`), without a trailing NUL; NULL if V is not such a pointer. */
+const char *passport_const_string(LLVMValueRef v, size_t *len);
 
 /* ---- inserting code ----------------------------------------------------- */
 
@@ -155,9 +176,17 @@ LLVMValueRef passport_void_fn(LLVMModuleRef M, const char *name);
 LLVMValueRef passport_insert_void_call(LLVMBuilderRef b, LLVMModuleRef M,
 				       const char *name);
 
-/* Insert `asm sideeffect TEXT` (no operands, clobbers only CLOBBERS, e.g.
- * "~{dirflag},~{fpsr},~{flags}") at B's position. */
+/* Insert `asm sideeffect TEXT` with CONSTRAINTS (inputs first, then
+ * clobbers, e.g. "r,~{dirflag},~{fpsr},~{flags}") and NARGS integer or
+ * pointer inputs ARGS at B's position; it returns nothing. */
 LLVMValueRef passport_insert_asm(LLVMBuilderRef b, const char *text,
-				 const char *clobbers);
+				 const char *constraints, LLVMValueRef *args,
+				 unsigned nargs);
+
+/* Insert a read of the stack pointer register (llvm.read_register of
+ * "rsp"/"esp"), as an integer of pointer width.  An inline asm that takes it
+ * as a "{rsp}" input cannot be placed before the prologue: shrink-wrapping
+ * keeps the frame setup ahead of any non-call user of the stack pointer. */
+LLVMValueRef passport_insert_read_sp(LLVMBuilderRef b, LLVMModuleRef M);
 
 #endif /* PASSPORT_H */

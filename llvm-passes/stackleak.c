@@ -18,9 +18,10 @@
  * and is only for builds that cannot run the post-step.
  *
  * On x86 the call is GCC's asm form, `asm volatile("call
- * stackleak_track_stack")`: the backend does not see a call, so the
- * function stays a leaf, nothing caller-saved is spilled and the frame is
- * the same as without the pass.  The callee must preserve all registers
+ * stackleak_track_stack" :: "{rsp}"(sp) : "memory")`: the backend does not
+ * see a call, so the function stays a leaf, nothing caller-saved is spilled
+ * and the frame is the same as without the pass; the stack-pointer input
+ * keeps it after the prologue even when shrink-wrapping sinks the prologue.  The callee must preserve all registers
  * (the kernel declares it __no_caller_saved_registers).  The function gets
  * `noredzone` because the asm's call writes below the stack pointer.
  *
@@ -49,6 +50,7 @@ struct stackleak {
 	LLVMModuleRef M;
 	LLVMBuilderRef b;
 	bool asm_form;
+	const char *sp_constraint;
 	long min_size;
 	enum frame_rule rule;
 	/* per function */
@@ -72,11 +74,31 @@ static const char asm_entry_call[] =
 	".quad 1b\n\t"
 	".popsection";
 
+/* The optimizer ran before this pass and may have inferred that F touches
+ * no global memory; the tracker writes some, so forget what it inferred. */
+static void forget_memory_effects(LLVMValueRef f)
+{
+	static const char *const effects[] = {
+		"readnone", "readonly", "writeonly", "argmemonly", "inaccessiblememonly",
+		"inaccessiblemem_or_argmemonly", "memory", NULL,
+	};
+
+	for (const char *const *e = effects; *e; e++)
+		passport_remove_fn_attr(f, *e);
+}
+
 static void insert_tracking(struct stackleak *s, bool removable_entry)
 {
+	forget_memory_effects(s->fn);
 	if (s->asm_form) {
+		LLVMValueRef sp = passport_insert_read_sp(s->b, s->M);
+
+		/* The stack pointer as input (GCC: "r"(current_stack_pointer))
+		 * keeps the call after the prologue; the memory clobber says
+		 * that the tracker writes memory, so no caller is inferred
+		 * pure and no access is moved across it. */
 		passport_insert_asm(s->b, removable_entry ? asm_entry_call : asm_call,
-				    "~{dirflag},~{fpsr},~{flags}");
+				    s->sp_constraint, &sp, 1);
 		passport_add_fn_attr(s->fn, "noredzone");
 	} else {
 		passport_insert_void_call(s->b, s->M, TRACKER);
@@ -174,6 +196,9 @@ static bool stackleak_run(const struct passport_pass *pass, LLVMModuleRef M)
 		passport_fatal(pass, "track-min-size is required: -mllvm -passport-stackleak-track-min-size=N");
 	s.rule = passport_option_choice(pass, "frame", frame_rules, FRAME_FINAL);
 	s.asm_form = passport_target_is_x86(M);
+	s.sp_constraint = LLVMPointerSize(LLVMGetModuleDataLayout(M)) == 8 ?
+		"{rsp},~{memory},~{dirflag},~{fpsr},~{flags}" :
+		"{esp},~{memory},~{dirflag},~{fpsr},~{flags}";
 	s.b = LLVMCreateBuilderInContext(LLVMGetModuleContext(M));
 
 	for (LLVMValueRef fn = LLVMGetFirstFunction(M); fn; fn = LLVMGetNextFunction(fn))

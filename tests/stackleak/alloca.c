@@ -10,6 +10,7 @@ extern void use(void *);
 
 // CHECK-LABEL: @vla(
 // CHECK: alloca i8, i64
+// CHECK-NEXT: call i64 @llvm.read_register.i64
 // CHECK-NEXT: call void asm sideeffect "call stackleak_track_stack"
 // CHECK-NOT: asm sideeffect "{{(1: )?}}call stackleak_track_stack
 // CHECK: ret
@@ -22,6 +23,7 @@ void vla(int n)
 // CHECK-LABEL: @in_loop(
 // CHECK: call void asm sideeffect "{{(1: )?}}call stackleak_track_stack
 // CHECK: alloca i8, i64
+// CHECK-NEXT: call i64 @llvm.read_register.i64
 // CHECK-NEXT: call void asm sideeffect "call stackleak_track_stack"
 void in_loop(int n)
 {

@@ -10,8 +10,10 @@
 // CHECK: busy: insns {{[0-9]+}} -> {{[0-9]+}} (+1), push/pop +0, frame [[F:[0-9]+]] -> [[F]] ok
 // CHECK: leafy: insns {{[0-9]+}} -> {{[0-9]+}} (+1), push/pop +0, frame [[G:[0-9]+]] -> [[G]] ok
 // IR: define {{.*}}@busy({{.*}}) {{.*}}[[ATTR:#[0-9]+]] {
-// IR: call void asm sideeffect "1: call stackleak_track_stack\0A\09.pushsection .discard.passport_stackleak_entry,{{.*}}", "~{dirflag},~{fpsr},~{flags}"()
+// IR: [[SP:%[0-9a-z]+]] = call i64 @llvm.read_register.i64(metadata [[RSP:![0-9]+]])
+// IR-NEXT: call void asm sideeffect "1: call stackleak_track_stack\0A\09.pushsection .discard.passport_stackleak_entry,{{.*}}", "{rsp},~{memory},~{dirflag},~{fpsr},~{flags}"(i64 [[SP]])
 // IR: attributes [[ATTR]] = {{{.*}}noredzone
+// IR: [[RSP]] = !{!"rsp"}
 
 extern long ext(long);
 
