@@ -28,7 +28,7 @@ passport = os.path.join(root, "passport")
 
 config.environment["PATH"] = os.pathsep.join([bindir, "/usr/lib/llvm-14/bin", config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PASSPORT_BUILD"] = build
-for var in ("HOME", "TMPDIR", "CI"):
+for var in ("HOME", "TMPDIR", "CI", "CSMITH_COUNT"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
