@@ -5,10 +5,15 @@
  *
  *  1. `__user`.  The kernel spells it `__attribute__((user))` when
  *     STRUCTLEAK_PLUGIN is defined; Clang has no such attribute.  We
- *     register it (always, as GCC does, so `__user` never warns, even with
- *     -Werror or with the pass disabled) and remember the fields that carry
- *     it.  A struct/union is "userspace" if a field has it or a field's type
- *     (arrays stripped) is a userspace struct/union; pointers do not
+ *     register it (always, as GCC does, so a `__user` declaration never
+ *     warns, even with -Werror or with the pass disabled) and remember the
+ *     fields that carry it.  Clang only calls plugin attributes on
+ *     declarations: in a type name (`(void __user *)p`) it warns
+ *     -Wignored-attributes.  So the other spelling, the kernel's Clang one,
+ *     `__attribute__((btf_type_tag("user")))`, which Clang accepts
+ *     everywhere, counts too, anywhere in a field's type.  A struct/union is
+ *     "userspace" if a field has either or a field's type (arrays stripped)
+ *     is a userspace struct/union; pointers to such structs do not
  *     propagate (GCC's is_userspace_type).
  *
  *  2. Which allocas are C locals, of what kind, with what initialiser.  IR
@@ -19,16 +24,21 @@
  * (struct/union locals in user and byref mode, every local in byref-all)
  * gets an implicit annotate attribute
  *
- *     passport.structleak:KIND:FLAGS:NAME
+ *     passport.structleak:KIND:FLAGS:COLUMN:NAME
  *
  * KIND is struct, union, array or scalar; FLAGS has `u` for a userspace
- * type and `i` for an aggregate initialiser (`= {...}`, GCC's CONSTRUCTOR).
+ * type and `i` for an aggregate initialiser (`= {...}`, GCC's CONSTRUCTOR);
+ * COLUMN is the name's column (the annotation itself carries file and line),
+ * so notes read FILE:LINE:COL like GCC's.
  * CodeGen turns it into llvm.var.annotation(alloca, ...) at the point of the
  * declaration (after llvm.lifetime.start), which is where the pass zeroes;
  * the pass deletes the annotations, so the final IR carries none.  The
  * attribute is added from a consumer that runs before CodeGen
  * (AddBeforeMainAction), one function body at a time.
  */
+/* RecursiveASTVisitor instantiations trip GCC's -Wnonnull inside clang headers. */
+#pragma GCC diagnostic ignored "-Wnonnull"
+
 #include <set>
 #include <string>
 
@@ -36,6 +46,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
@@ -94,13 +105,38 @@ ParsedAttrInfoRegistry::Add<UserAttrInfo> register_user("passport-user",
 enum Mode { MODE_USER, MODE_BYREF, MODE_BYREF_ALL };
 const char *const mode_names[] = {"user", "byref", "byref-all", nullptr};
 
+/* `btf_type_tag("user")` anywhere in the field's declared type: the
+ * kernel's Clang spelling of __user, accepted silently everywhere, also in
+ * casts, where Clang warns about a declaration attribute. */
+bool has_user_type_tag(const FieldDecl *F)
+{
+	const TypeSourceInfo *TSI = F->getTypeSourceInfo();
+
+	if (!TSI)
+		return false;
+	for (TypeLoc TL = TSI->getTypeLoc(); !TL.isNull(); TL = TL.getNextTypeLoc()) {
+#if CLANG_VERSION_MAJOR >= 15
+		if (auto BTL = TL.getAs<BTFTagAttributedTypeLoc>())
+			if (const BTFTypeTagAttr *A = BTL.getAttr())
+				if (A->getBTFTypeTag() == "user")
+					return true;
+#else
+		if (auto ATL = TL.getAs<AttributedTypeLoc>())
+			if (const auto *A = ATL.getAttrAs<BTFTypeTagAttr>())
+				if (A->getBTFTypeTag() == "user")
+					return true;
+#endif
+	}
+	return false;
+}
+
 bool is_userspace(const RecordDecl *RD, std::set<const RecordDecl *> &seen)
 {
 	RD = RD->getDefinition();
 	if (!RD || !seen.insert(RD).second)
 		return false;
 	for (const FieldDecl *F : RD->fields()) {
-		if (user_fields().count(F))
+		if (user_fields().count(F) || has_user_type_tag(F))
 			return true;
 		const Type *T = F->getType()->getBaseElementTypeUnsafe();
 		if (const auto *RT = T->getAs<RecordType>())
@@ -156,6 +192,7 @@ public:
 			s += "u";
 		if (is_aggregate_initialiser(VD->getInit()))
 			s += "i";
+		s += ":" + std::to_string(Ctx.getSourceManager().getPresumedColumnNumber(VD->getLocation()));
 		s += ":" + VD->getNameAsString();
 #if CLANG_VERSION_MAJOR >= 15
 		VD->addAttr(AnnotateAttr::CreateImplicit(Ctx, s, nullptr, 0,
