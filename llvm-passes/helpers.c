@@ -217,19 +217,58 @@ static LLVMValueRef strip_const_casts(LLVMValueRef v)
 	return v;
 }
 
+/* Is constant C used by nothing but other dead constants? */
+static bool const_is_dead(LLVMValueRef c)
+{
+	if (!LLVMIsAConstant(c) || LLVMIsAGlobalValue(c))
+		return false;
+	for (LLVMUseRef u = LLVMGetFirstUse(c); u; u = LLVMGetNextUse(u))
+		if (!const_is_dead(LLVMGetUser(u)))
+			return false;
+	return true;
+}
+
+/* Delete the llvm.metadata strings (annotation, file name) of removed
+ * entries that nothing live uses any more. */
+static void drop_dead_metadata_strings(LLVMValueRef *strs, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef g = strs[i];
+		const char *sec;
+		bool dead = true;
+
+		for (unsigned j = 0; j < i; j++)
+			if (strs[j] == g)
+				dead = false;	/* already handled */
+		if (!dead || !LLVMIsAGlobalVariable(g) || !(sec = LLVMGetSection(g)) ||
+		    strcmp(sec, "llvm.metadata"))
+			continue;
+		for (LLVMUseRef u = LLVMGetFirstUse(g); u && dead; u = LLVMGetNextUse(u))
+			dead = const_is_dead(LLVMGetUser(u));
+		if (!dead)
+			continue;
+		LLVMReplaceAllUsesWith(g, LLVMGetUndef(LLVMTypeOf(g)));
+		LLVMDeleteGlobal(g);
+		for (unsigned j = i + 1; j < n; j++)
+			if (strs[j] == g)
+				strs[j] = NULL;
+	}
+}
+
 unsigned passport_take_annotated(LLVMModuleRef M, const char *annotation,
 				 void (*fn)(LLVMValueRef global, void *ctx), void *ctx)
 {
 	LLVMValueRef ga = LLVMGetNamedGlobal(M, "llvm.global.annotations");
-	LLVMValueRef init, *kept, ng;
-	unsigned n, nkept = 0, found = 0;
+	LLVMValueRef init, *kept, *strs, ng;
+	unsigned n, nkept = 0, found = 0, nstrs = 0;
 	size_t want = strlen(annotation);
 
 	if (!ga || !(init = LLVMGetInitializer(ga)) || !LLVMIsAConstantArray(init))
 		return 0;
 	n = LLVMGetNumOperands(init);
 	kept = calloc(n ? n : 1, sizeof(*kept));
-	if (!kept)
+	strs = calloc(2 * (n ? n : 1), sizeof(*strs));
+	if (!kept || !strs)
 		abort();
 	for (unsigned i = 0; i < n; i++) {
 		LLVMValueRef e = LLVMGetOperand(init, i);
@@ -246,6 +285,8 @@ unsigned passport_take_annotated(LLVMModuleRef M, const char *annotation,
 		if (s && len == want && !memcmp(s, annotation, len)) {
 			found++;
 			fn(strip_const_casts(LLVMGetOperand(e, 0)), ctx);
+			strs[nstrs++] = str;
+			strs[nstrs++] = strip_const_casts(LLVMGetOperand(e, 2));
 		} else {
 			kept[nkept++] = e;
 		}
@@ -264,8 +305,10 @@ unsigned passport_take_annotated(LLVMModuleRef M, const char *annotation,
 		} else {
 			LLVMDeleteGlobal(ga);
 		}
+		drop_dead_metadata_strings(strs, nstrs);
 	}
 	free(kept);
+	free(strs);
 	return found;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loader.c - passport-llvmN.so, the file users load: a version guard in
- * front of the real plugin (passport-llvmN-core.so).
+ * front of the real plugin (passport-llvmN-core.so, and in clang also
+ * passport-llvmN-frontend.so, which needs clang's own symbols).
  *
  * An LLVM plugin only works in the LLVM major it was built against, and a
  * mismatch is not reported by LLVM: a 14-built plugin segfaults clang-19, a
@@ -71,6 +72,34 @@ static int find_llvm_library(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+static int find_clang_library(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size, (void)data;
+	return info->dlpi_name && strstr(info->dlpi_name, "libclang-cpp");
+}
+
+/* Is this clang (frontend symbols available), not opt or another tool? */
+static int host_is_clang(void)
+{
+	return dl_iterate_phdr(find_clang_library, NULL) ||
+	       dlsym(RTLD_DEFAULT, "_ZN5clang11ASTConsumerD2Ev");
+}
+
+/* Load NAME from the loader's directory, RTLD_GLOBAL so that later objects
+ * and clang's plugin registries see its symbols. */
+static void *load_beside(const char *self, const char *name)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	void *h;
+
+	snprintf(dir, sizeof(dir), "%s", self);
+	snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
+	h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	if (!h)
+		die("cannot load %s: %s", path, dlerror());
+	return h;
+}
+
 /* The LLVM major of this process, or 0 if it has no LLVM. */
 static int host_llvm_major(void)
 {
@@ -102,7 +131,6 @@ static const char *self_path(void)
 
 __attribute__((constructor)) static void passport_load_core(void)
 {
-	char path[PATH_MAX], dir[PATH_MAX];
 	const char *self = self_path();
 	const char *name = strrchr(self, '/') ? strrchr(self, '/') + 1 : self;
 	int host = host_llvm_major();
@@ -114,12 +142,9 @@ __attribute__((constructor)) static void passport_load_core(void)
 		die("%s is built for LLVM %d but this compiler is LLVM %d; use passport-llvm%d.so (./passport flags --llvm %d)",
 		    name, PASSPORT_LLVM_MAJOR, host, host, host);
 
-	snprintf(dir, sizeof(dir), "%s", self);
-	snprintf(path, sizeof(path), "%s/%s", dirname(dir), PASSPORT_CORE_NAME);
-	/* RTLD_GLOBAL: clang looks for the frontend plugin's registrations. */
-	core = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-	if (!core)
-		die("cannot load %s: %s", path, dlerror());
+	core = load_beside(self, PASSPORT_CORE_NAME);
+	if (host_is_clang())
+		load_beside(self, PASSPORT_FRONTEND_NAME);
 }
 
 /* LLVM's PassPluginLibraryInfo, by value: four words, C layout. */

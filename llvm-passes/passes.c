@@ -6,8 +6,14 @@
 #include "passport.h"
 
 extern struct passport_pass passport_stackleak;
+extern struct passport_pass passport_latent_entropy;
+extern struct passport_pass passport_randstruct;
+extern struct passport_pass passport_structleak;
 
 struct passport_pass *const passport_passes[] = {
 	&passport_stackleak,
+	&passport_latent_entropy,
+	&passport_randstruct,
+	&passport_structleak,
 	NULL,
 };

@@ -151,7 +151,8 @@ void register_callbacks(PassBuilder &PB)
 
 } // namespace
 
-extern "C" struct passport_pass *passport_pass_named(const char *name)
+extern "C" __attribute__((visibility("default"))) struct passport_pass *
+passport_pass_named(const char *name)
 {
 	size_t i = 0;
 	for (passport_pass *const *p = passport_passes; *p; p++, i++)

@@ -11,6 +11,7 @@
 #   %gcc_plugins          build/gcc-plugins (the kernel's own GCC plugins)
 #   %root                 the repository
 import os
+import re
 import lit.formats
 
 config.name = "passport-llvm" + config.passport_llvm
@@ -32,8 +33,8 @@ for var in ("HOME", "TMPDIR", "CI", "CSMITH_COUNT"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
-built = sorted(d[len("passport-llvm"):-3] for d in os.listdir(os.path.join(build, "lib"))
-               if d.startswith("passport-llvm") and d.endswith(".so") and "-core" not in d)
+built = sorted(m.group(1) for m in (re.match(r"passport-llvm(\d+)\.so$", d)
+                                     for d in os.listdir(os.path.join(build, "lib"))) if m)
 other = [m for m in built if m != llvm]
 
 config.substitutions += [
