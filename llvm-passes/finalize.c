@@ -18,7 +18,9 @@
  * slots and alignment padding, without callee-saved pushes or the return
  * address.  Running it twice changes nothing the second time.
  *
- * Usage: passport-finalize --track-min-size=N [--verbose] OBJECT...
+ * Usage: passport-finalize --track-min-size=N [--summary|--verbose] OBJECT...
+ *   --summary  one line per object: functions tracked, why, and dropped
+ *   --verbose  also one line per function, in the GCC plugin's words
  * Exit 0 on success; 1 with one line naming the object when it cannot
  * process it (not ELF64 x86-64 relocatable, no .stack_sizes, not a call).
  */
@@ -36,7 +38,7 @@
 #define TRACKER "stackleak_track_stack"
 
 static const char *object;	/* the file being processed, for messages */
-static bool verbose;
+static bool verbose, summary;
 
 static _Noreturn void fail(const char *fmt, ...)
 {
@@ -420,7 +422,7 @@ static void finalize(const char *path, long min_size)
 	if (t.dropped && elf_update(o.elf, ELF_C_WRITE) < 0)
 		fail("cannot write: %s", elf_errmsg(-1));
 out:
-	if (verbose)
+	if (verbose || summary)
 		printf("passport-finalize: %s: %u functions tracked (%u frame >= %ld, %u calls_alloca), %u dropped\n",
 		       path, t.kept_frame + t.kept_alloca, t.kept_frame, min_size,
 		       t.kept_alloca, t.dropped);
@@ -433,7 +435,7 @@ out:
 
 static _Noreturn void usage(void)
 {
-	fprintf(stderr, "usage: passport-finalize --track-min-size=N [--verbose] OBJECT...\n");
+	fprintf(stderr, "usage: passport-finalize --track-min-size=N [--summary|--verbose] OBJECT...\n");
 	exit(2);
 }
 
@@ -447,6 +449,8 @@ int main(int argc, char **argv)
 
 		if (!strcmp(argv[i], "--verbose")) {
 			verbose = true;
+		} else if (!strcmp(argv[i], "--summary")) {
+			summary = true;
 		} else if (!strncmp(argv[i], "--track-min-size=", 17)) {
 			errno = 0;
 			min_size = strtol(argv[i] + 17, &end, 10);

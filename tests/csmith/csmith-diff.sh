@@ -3,18 +3,23 @@
 # and without a passport feature.  Shared by every feature's csmith test.
 #
 #   csmith-diff.sh --clang CLANG --flags "FLAGS" [--link OBJ] [--count N]
-#                  [--first SEED] [--levels "-O0 -O2"] --out DIR
+#                  [--first SEED] [--levels "-O0 -O2"] [--edit SEDFILE]
+#                  [--keep] --out DIR
 #
 # The reference output of each program comes from gcc -O1 (built once per
 # seed and cached in $PASSPORT_BUILD/csmith-ref, shared by all features and
 # LLVM majors);
 # each level in --levels builds the program with `passport cc -- CLANG FLAGS`
-# and links OBJ (e.g. a user-space stackleak_track_stack).  Programs whose
-# reference run times out are skipped and counted.  Exit 1 on any mismatch.
+# and links OBJ (e.g. a user-space stackleak_track_stack).  --edit rewrites
+# each program with `sed -E -f SEDFILE` (into DIR) before those builds, e.g.
+# to mark its functions with an attribute; the reference is built from the
+# unedited program.  --keep leaves each compared program's objects (e.g.
+# DIR/p7-O2.o) and executables, for checks on them.  Programs whose reference
+# run times out are skipped and counted.  Exit 1 on any mismatch.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 passport=$here/../../passport
-count=${CSMITH_COUNT:-200} first=1 levels="-O0 -O2" link="" clang="" flags="" out=""
+count=${CSMITH_COUNT:-200} first=1 levels="-O0 -O2" link="" clang="" flags="" out="" edit="" keep=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--clang) clang=$2; shift ;;
@@ -24,6 +29,8 @@ while [ $# -gt 0 ]; do
 	--first) first=$2; shift ;;
 	--levels) levels=$2; shift ;;
 	--out) out=$2; shift ;;
+	--edit) edit=$(realpath "$2"); shift ;;
+	--keep) keep=1 ;;
 	*) echo "csmith-diff: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -50,6 +57,11 @@ check_one() {
 	fi
 	want=$(cat "$ref/p$seed.out")
 	[ "$want" = skip ] && { echo skip; return; }
+	if [ -n "$edit" ]; then
+		sed -E -f "$edit" "$src" > "$out/p$seed.c" ||
+			{ echo "MISMATCH seed $seed: sed -f $edit failed"; return; }
+		src=$out/p$seed.c
+	fi
 	for lvl in $levels; do
 		exe=$out/p$seed$lvl
 		# shellcheck disable=SC2086
@@ -59,12 +71,12 @@ check_one() {
 			{ echo "MISMATCH seed $seed $lvl: link failed: $(head -c 300 "$exe.err")"; return; }
 		got=$(timeout 10 "$exe" 2>&1) || true
 		[ "$got" = "$want" ] || { echo "MISMATCH seed $seed $lvl: got '${got:0:80}' want '${want:0:80}'"; return; }
-		rm -f "$exe" "$exe.o" "$exe.err"
+		[ -n "$keep" ] || rm -f "$exe" "$exe.o" "$exe.err"
 	done
 	echo ok
 }
 export -f check_one
-export ref out inc clang flags link levels passport
+export ref out inc clang flags link levels passport edit keep
 
 results=$(seq "$first" $((first + count - 1)) | xargs -P "$(nproc)" -I{} bash -c 'check_one {}')
 ok=$(grep -c '^ok$' <<<"$results" || true)
