@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * randstruct-compat.h - what differs between the Clangs randstruct.cpp is
+ * randstruct-compat.h - what differs between the Clangs randstruct-frontend.cpp is
  * built for.  Clang >= 15 has its own randstruct: native randomize_layout /
  * no_randomize_layout attributes and -frandomize-layout-seed(-file)
  * (LangOptions::RandstructSeed, used in Sema::ActOnFields).  Clang 14 has

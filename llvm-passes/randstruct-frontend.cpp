@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * randstruct.cpp - randstruct's frontend half: a Clang plugin (loaded by
+ * randstruct-frontend.cpp - randstruct's frontend half: a Clang plugin (loaded by
  * -fplugin=, runs before the main action) that reorders a struct's fields
  * when its definition completes, before Clang computes any layout, so
  * offsetof, sizeof, bitfields, initialisers and DWARF all see the new order.

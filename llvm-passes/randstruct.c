@@ -2,7 +2,7 @@
 /*
  * randstruct.c - the language-independent half of randstruct: its pass
  * table entry and options, the seed file, and the GCC plugin's shuffle
- * (reference section 4.3).  The frontend half (randstruct.cpp) walks
+ * (reference section 4.3).  The frontend half (randstruct-frontend.cpp) walks
  * Clang's AST and calls in here with each struct's fields.
  *
  * Written from the reference's description of

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * randstruct.h - the C half of randstruct (randstruct.c: options, seed file,
- * GCC's shuffle) as used by the C++ frontend half (randstruct.cpp, Clang's
+ * GCC's shuffle) as used by the C++ frontend half (randstruct-frontend.cpp, Clang's
  * AST).  The algorithm is the kernel GCC plugin's, bit for bit
  * (reference section 4.3), so a Clang-built object gets the same layouts as
  * a GCC-built kernel with the same seed.
