@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# Build a small x86_64 test kernel (tinyconfig + config fragments) for QEMU.
+#
+# usage: scripts/kernel-build.sh --name NAME --cc gcc-12|gcc-11|clang-14|clang-19
+#            --config FRAG [--config FRAG...] [--patched] [--jobs N]
+#            [--no-ccache] [--make-var VAR=VALUE...] [--force-config]
+#            [--configure-only]
+#
+#   --name NAME     build directory build/kernel/NAME (kept between runs: make
+#                   is incremental, nothing is wiped)
+#   --cc CC         the compiler; clang-N builds with LLVM=-N (clang-N, ld.lld-N,
+#                   llvm-*-N)
+#   --config FRAG   a Kconfig fragment: a path, or a name under qemu/configs/
+#                   (with or without .config). Applied in order on top of
+#                   tinyconfig; a later fragment overrides an earlier one.
+#   --patched       use the tree build/kernel/src-patched (made by applying
+#                   kernel-patches/) instead of build/kernel/src
+#   --jobs N        make -jN (default: nproc)
+#   --no-ccache     do not use ccache even if it is installed
+#   --make-var V=X  extra make variable (repeatable), e.g. for the patched tree
+#   --force-config  reconfigure even if the inputs did not change
+#   --configure-only  stop after configuring and verifying the .config
+#
+# Every symbol of the merged fragments must keep its value in the final
+# .config; otherwise the script lists the symbols that did not stick and
+# fails (e.g. structleak on gcc-12, where Kconfig hides it). A later fragment
+# overrides the same symbol of an earlier one; for a Kconfig choice, select a
+# member (=y) only in the last fragment that touches the choice, and write the
+# other members as "is not set" in earlier ones (see qemu/configs/base.config).
+#
+# The randstruct seed is fixed: gcc-plugins/test.seed is installed as
+# O/scripts/basic/randstruct.seed (and the matching randstruct_hash.h), so all
+# kernels lay out structs the same way.
+#
+# After the build, O/instrumentation.txt holds static counts from
+# `objdump -d vmlinux`: functions calling stackleak_track_stack and
+# functions touching latent_entropy (per section).
+#
+# ccache: CCACHE_DIR defaults to build/ccache, with compiler_check=content
+# (so a rebuilt but identical GCC plugin still hits) and base_dir = the
+# repository (so different build directories share entries).
+set -euo pipefail
+{ # the whole script is parsed before it runs: editing it does not disturb a running copy
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+prog=kernel-build
+
+usage() {
+  sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+die() { echo "$prog: error: $*" >&2; exit 1; }
+
+name='' cc='' patched=0 jobs=$(nproc) use_ccache=1 force_config=0 configure_only=0
+frags=() make_vars=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --name) name=${2:?}; shift ;;
+    --cc) cc=${2:?}; shift ;;
+    --config) frags+=("${2:?}"); shift ;;
+    --patched) patched=1 ;;
+    --jobs|-j) jobs=${2:?}; shift ;;
+    --no-ccache) use_ccache=0 ;;
+    --make-var) make_vars+=("${2:?}"); shift ;;
+    --force-config) force_config=1 ;;
+    --configure-only) configure_only=1 ;;
+    -h|--help) usage ;;
+    *) echo "$prog: unknown argument: $1" >&2; usage ;;
+  esac
+  shift
+done
+[ -n "$name" ] || { echo "$prog: --name is required" >&2; usage; }
+[ -n "$cc" ] || { echo "$prog: --cc is required" >&2; usage; }
+[ ${#frags[@]} -gt 0 ] || { echo "$prog: at least one --config is required" >&2; usage; }
+case $name in */*|.*|'') die "bad --name '$name' (a plain directory name)";; esac
+
+# ---- toolchain -------------------------------------------------------------
+case $cc in
+  gcc-[0-9]*)
+    ver=${cc#gcc-}
+    command -v "$cc" >/dev/null || die "$cc not found (apt-get install $cc)"
+    hostcxx=g++-$ver
+    command -v "$hostcxx" >/dev/null || die "$hostcxx not found (needed to build the GCC plugins; apt-get install g++-$ver gcc-$ver-plugin-dev)"
+    tool_vars=("HOSTCXX=$hostcxx")
+    cc_cmd=$cc hostcc_cmd=$cc
+    ;;
+  clang-[0-9]*)
+    ver=${cc#clang-}
+    command -v "$cc" >/dev/null || die "$cc not found (apt-get install clang-$ver)"
+    command -v "ld.lld-$ver" >/dev/null || die "ld.lld-$ver not found (apt-get install lld-$ver)"
+    tool_vars=("LLVM=-$ver")
+    cc_cmd=$cc hostcc_cmd=$cc
+    ;;
+  *) die "unsupported --cc '$cc' (gcc-12, gcc-11, clang-14, clang-19)" ;;
+esac
+
+if [ $use_ccache = 1 ] && command -v ccache >/dev/null; then
+  export CCACHE_DIR=${CCACHE_DIR:-$repo/build/ccache}
+  export CCACHE_COMPILERCHECK=${CCACHE_COMPILERCHECK:-content}
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$repo}
+  export CCACHE_NOHASHDIR=1
+  mkdir -p "$CCACHE_DIR"
+  cc_cmd="ccache $cc_cmd" hostcc_cmd="ccache $hostcc_cmd"
+  ccache_on=1
+else
+  ccache_on=0
+fi
+# CC/HOSTCC are always given explicitly so the recorded command lines (and
+# thus the incremental build) only change when --cc or ccache use changes.
+tool_vars+=("CC=$cc_cmd" "HOSTCC=$hostcc_cmd")
+
+# ---- source tree -----------------------------------------------------------
+if [ $patched = 1 ]; then
+  src=$repo/build/kernel/src-patched
+  [ -f "$src/Makefile" ] || die "--patched: $src does not exist yet (it is made by applying kernel-patches/ to a full build/kernel/src; see kernel-patches/)"
+else
+  src=$repo/build/kernel/src
+  "$repo/scripts/kernel-src.sh" --full "$src" >/dev/null || die "scripts/kernel-src.sh --full $src failed"
+fi
+[ -f "$src/arch/x86/Makefile" ] || die "$src is not a full kernel tree (run scripts/kernel-src.sh --full)"
+[ ! -f "$src/.config" ] || die "$src has a .config: the source tree must stay clean for O= builds (make -C $src mrproper)"
+
+# ---- fragments -------------------------------------------------------------
+frag_paths=()
+for f in "${frags[@]}"; do
+  p=''
+  for c in "$f" "$repo/qemu/configs/$f" "$repo/qemu/configs/$f.config"; do
+    if [ -f "$c" ]; then p=$(cd "$(dirname "$c")" && pwd)/$(basename "$c"); break; fi
+  done
+  [ -n "$p" ] || die "config fragment '$f' not found (as a path or under qemu/configs/)"
+  frag_paths+=("$p")
+done
+
+out=$repo/build/kernel/$name
+mkdir -p "$out"
+log=$out/build.log
+t0=$SECONDS
+say() { printf '[%s %s +%ds] %s\n' "$prog" "$name" $((SECONDS - t0)) "$*"; }
+
+mk() {  # make in O= with the toolchain; output appended to the log
+  make -C "$src" O="$out" ARCH=x86_64 "${tool_vars[@]}" "${make_vars[@]}" "$@" >>"$log" 2>&1
+}
+mk_or_die() {
+  local what=$1; shift
+  if ! mk "$@"; then
+    echo "$prog: error: $what failed for $name; last lines of $log:" >&2
+    grep -E 'error|Error' "$log" | tail -n 15 >&2 || true
+    tail -n 15 "$log" >&2
+    exit 1
+  fi
+}
+
+: > "$log"
+say "kernel $name: cc=$cc$([ $ccache_on = 1 ] && echo ' (ccache)') src=${src#$repo/} fragments: ${frags[*]} jobs=$jobs"
+
+# ---- configure (skipped when nothing changed) -------------------------------
+cfg_key=$( {
+  echo "cc=$cc ccache=$ccache_on src=$src"
+  cat "$src/.kernel-src.stamp" 2>/dev/null || stat -c '%Y' "$src/Makefile"
+  # the Kconfig files themselves: a re-patched tree must be reconfigured
+  (cd "$src" && find . -name 'Kconfig*' -type f -not -path './Documentation/*' | LC_ALL=C sort | xargs cat)
+  printf '%s\n' "${make_vars[@]}"
+  for p in "${frag_paths[@]}"; do echo "== $p"; cat "$p"; done
+  "$cc" --version | head -n 1
+} | sha256sum | cut -d' ' -f1)
+stamp=$out/.passport-config.stamp
+
+# Expected values: the merged fragments, a later fragment winning.
+expected=$out/.passport-expected
+for p in "${frag_paths[@]}"; do
+  sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1 \2/p' \
+         -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 n/p' "$p"
+done | awk '{ v[$1] = substr($0, length($1) + 2); if (!($1 in o)) o[$1] = n++ }
+            END { for (k in o) print o[k], k, v[k] }' | sort -n | cut -d' ' -f2- > "$expected"
+
+if [ $force_config = 0 ] && [ -f "$out/.config" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$cfg_key" ]; then
+  say "configure: inputs unchanged, keeping $out/.config"
+else
+  rm -f "$stamp"
+  say "configure: tinyconfig"
+  mk_or_die "make tinyconfig" tinyconfig
+  say "configure: merge ${#frag_paths[@]} fragment(s)"
+  (cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m .config "${frag_paths[@]}") >>"$log" 2>&1 \
+    || die "merge_config.sh failed (see $log)"
+  say "configure: olddefconfig"
+  mk_or_die "make olddefconfig" olddefconfig
+fi
+
+# ---- verify that every fragment line stuck ---------------------------------
+missing=()
+while read -r sym want; do
+  line=$(grep -E "^($sym=|# $sym is not set\$)" "$out/.config" || true)
+  case $line in
+    "$sym="*) got=${line#"$sym="} ;;
+    *) got=n ;;   # "is not set", or absent (hidden symbol)
+  esac
+  if [ "$got" != "$want" ]; then
+    note=''
+    [ -n "$line" ] || note=' (symbol not visible: a dependency is off or hidden)'
+    missing+=("$sym: wanted $want, got $got$note")
+  fi
+done < "$expected"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "$prog: error: ${#missing[@]} fragment line(s) did not stick in $out/.config:" >&2
+  printf '  %s\n' "${missing[@]}" >&2
+  echo "$prog: (a dependency is missing or the compiler hides the option; e.g. GCC >= 12 hides structleak)" >&2
+  exit 1
+fi
+echo "$cfg_key" > "$stamp"
+say "configure: all $(wc -l < "$expected") fragment symbols verified in .config"
+if [ $configure_only = 1 ]; then
+  say "done: configured only ($out/.config)"
+  exit 0
+fi
+
+# ---- fixed randstruct seed ---------------------------------------------------
+if grep -q '^CONFIG_RANDSTRUCT=y' "$out/.config"; then
+  seedfile=$repo/gcc-plugins/test.seed
+  seed=$(tr -d ' \n' < "$seedfile")
+  [[ $seed =~ ^[0-9a-f]{64}$ ]] || die "$seedfile: not 64 hex characters"
+  # scripts_basic generates a seed (and its .cmd) if there is none yet;
+  # then ours replaces it, newer than the generator so it is kept.
+  mk_or_die "make scripts_basic" scripts_basic
+  if [ "$(tr -d ' \n' < "$out/scripts/basic/randstruct.seed")" != "$seed" ]; then
+    echo "$seed" > "$out/scripts/basic/randstruct.seed"
+    mkdir -p "$out/include/generated"
+    echo "#define RANDSTRUCT_HASHED_SEED \"$(echo -n "$seed" | sha256sum | cut -d' ' -f1)\"" \
+      > "$out/include/generated/randstruct_hash.h"
+    say "randstruct: installed the fixed seed from gcc-plugins/test.seed"
+  else
+    say "randstruct: fixed seed already in place"
+  fi
+fi
+
+# ---- build -----------------------------------------------------------------
+# Per-build ccache statistics through a stats log (the counters of the
+# shared cache directory mix concurrent builds).
+if [ $ccache_on = 1 ]; then
+  export CCACHE_STATSLOG=$out/ccache-stats.log
+  : > "$CCACHE_STATSLOG"
+fi
+tb=$SECONDS
+say "build: make -j$jobs bzImage (log: $log)"
+mk_or_die "make bzImage" -j"$jobs" bzImage
+if [ -n "${seed:-}" ] && [ "$(tr -d ' \n' < "$out/scripts/basic/randstruct.seed")" != "$seed" ]; then
+  die "the randstruct seed was regenerated during the build; $out is not using gcc-plugins/test.seed"
+fi
+say "build: done in $((SECONDS - tb))s: $out/arch/x86/boot/bzImage ($(stat -c %s "$out/arch/x86/boot/bzImage") bytes)"
+if [ $ccache_on = 1 ]; then
+  say "ccache: $(ccache --show-log-stats -v 2>/dev/null | grep -E '^ *(Hits|Misses):' | head -n 2 | tr -s ' ' | paste -sd' ' || true)"
+fi
+
+# ---- static instrumentation counts ----------------------------------------
+ti=$SECONDS
+objdump=objdump
+command -v objdump >/dev/null || objdump=llvm-objdump-${ver}
+"$objdump" -d --no-show-raw-insn "$out/vmlinux" | awk -v name="$name" -v cc="$cc" '
+  /^Disassembly of section / { sec = $4; sub(/:$/, "", sec); next }
+  /^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn); next }
+  /call.*<stackleak_track_stack>/ { sl_sites++; if (!(fn in sl)) { sl[fn] = 1; sl_fns++ } }
+  /<latent_entropy>/ && fn != "" {
+    if (!(fn in le)) { le[fn] = sec; le_fns++; le_sec[sec]++ }
+  }
+  END {
+    printf "# static instrumentation counts for %s (%s), from objdump -d vmlinux\n", name, cc
+    printf "stackleak_track_stack_functions %d\n", sl_fns
+    printf "stackleak_track_stack_call_sites %d\n", sl_sites
+    printf "latent_entropy_functions %d\n", le_fns
+    for (s in le_sec) printf "latent_entropy_functions[%s] %d\n", s, le_sec[s]
+  }' > "$out/instrumentation.txt"
+say "instrumentation ($((SECONDS - ti))s): $(grep -v '^#' "$out/instrumentation.txt" | paste -sd' ')"
+say "done: kernel $name in $((SECONDS - t0))s"
+exit
+}
