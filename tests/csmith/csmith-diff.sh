@@ -46,14 +46,15 @@ check_one() {
 	local seed=$1 lvl exe want got
 	local src=$ref/p$seed.c
 	if [ ! -s "$ref/p$seed.out" ]; then
-		csmith --seed "$seed" --max-funcs 6 --max-block-depth 3 > "$src.tmp" && mv "$src.tmp" "$src"
-		gcc -O1 -w -I"$inc" "$src" -o "$ref/p$seed.exe"
-		if ! timeout 5 "$ref/p$seed.exe" > "$ref/p$seed.out.tmp" 2>/dev/null; then
-			echo skip > "$ref/p$seed.out"; rm -f "$ref/p$seed.out.tmp"
-		else
-			mv "$ref/p$seed.out.tmp" "$ref/p$seed.out"
-		fi
-		rm -f "$ref/p$seed.exe"
+		# Every LLVM major's lit run may build the same seed at once:
+		# private temporary names, then atomic renames.
+		local tmp=$ref/p$seed.$BASHPID
+		csmith --seed "$seed" --max-funcs 6 --max-block-depth 3 > "$tmp.c"
+		gcc -O1 -w -I"$inc" "$tmp.c" -o "$tmp.exe"
+		timeout 5 "$tmp.exe" > "$tmp.out" 2>/dev/null || echo skip > "$tmp.out"
+		mv "$tmp.c" "$src"
+		mv "$tmp.out" "$ref/p$seed.out"
+		rm -f "$tmp.exe"
 	fi
 	want=$(cat "$ref/p$seed.out")
 	[ "$want" = skip ] && { echo skip; return; }
