@@ -90,25 +90,15 @@ template <int Which> struct AttrInfo : public ParsedAttrInfo {
 			return AttributeApplied;
 		}
 		/* GCC: randomize_layout_plugin.c handle_randomize_layout_attr */
-		if (isa<FunctionDecl>(D)) {
+		/* ParmVarDecl before VarDecl: a parameter is both. */
+		const char *what = isa<FunctionDecl>(D) ? "functions" :
+				   isa<ParmVarDecl>(D) ? "function parameters" :
+				   isa<VarDecl>(D) ? "variables" : nullptr;
+		if (what) {
 			DE.Report(A.getLoc(), DE.getCustomDiagID(
 				DiagnosticsEngine::Error,
-				"'%0' attribute does not apply to functions (%1)"))
-				<< name << cast<NamedDecl>(D);
-			return AttributeNotApplied;
-		}
-		if (isa<ParmVarDecl>(D)) {
-			DE.Report(A.getLoc(), DE.getCustomDiagID(
-				DiagnosticsEngine::Error,
-				"'%0' attribute does not apply to function parameters (%1)"))
-				<< name << cast<NamedDecl>(D);
-			return AttributeNotApplied;
-		}
-		if (isa<VarDecl>(D)) {
-			DE.Report(A.getLoc(), DE.getCustomDiagID(
-				DiagnosticsEngine::Error,
-				"'%0' attribute does not apply to variables (%1)"))
-				<< name << cast<NamedDecl>(D);
+				"'%0' attribute does not apply to %1 (%2)"))
+				<< name << what << cast<NamedDecl>(D);
 			return AttributeNotApplied;
 		}
 		if (isa<FieldDecl>(D))
