@@ -61,6 +61,9 @@ stamp=$( { cat "$here/series"; for p in $patches; do [ "$p" = "$first" ] && cat 
 if [ -f "$tree/.passport-series" ] && [ "$(cat "$tree/.passport-series")" = "$stamp" ]; then
 	say "$tree already holds this series ($stamp)"
 else
+	# A tree with a git history is a development tree (edit, commit,
+	# git format-patch into kernel-patches/): never wipe it.
+	[ ! -d "$tree/.git" ] || die "$tree is a git work tree and does not hold this series ($stamp): export its commits to kernel-patches/ and copy the stamp, or move it away"
 	rm -rf "$tree"
 	"$root/scripts/kernel-src.sh" --full "$tree" >&2
 	for p in $patches; do
