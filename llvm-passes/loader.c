@@ -155,7 +155,10 @@ struct plugin_info {
 	void (*register_callbacks)(void *pass_builder);
 };
 
-__attribute__((visibility("default"))) struct plugin_info llvmGetPassPluginInfo(void)
+/* The entry point LLVM looks up by name (no header declares it for C). */
+__attribute__((visibility("default"))) struct plugin_info llvmGetPassPluginInfo(void);
+
+struct plugin_info llvmGetPassPluginInfo(void)
 {
 	struct plugin_info (*info)(void);
 

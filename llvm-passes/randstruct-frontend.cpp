@@ -16,6 +16,9 @@
  * errors, and the initialiser checks (positional initialisers of a
  * randomized struct are errors; GCC's flexible-array string rule).
  */
+/* RecursiveASTVisitor instantiations trip GCC's -Wnonnull inside clang headers. */
+#pragma GCC diagnostic ignored "-Wnonnull"
+
 #include <set>
 #include <string>
 #include <vector>
@@ -186,7 +189,6 @@ public:
 /* ---- the consumer ------------------------------------------------------------ */
 
 class RandstructConsumer : public ASTConsumer {
-	CompilerInstance &CI;
 	passport_pass *P;
 	bool active;		/* passport reorders (not off, not disabled) */
 	bool performance = false;
@@ -196,7 +198,7 @@ class RandstructConsumer : public ASTConsumer {
 	AttrDiagFilter *filter = nullptr;
 
 public:
-	RandstructConsumer(CompilerInstance &CI, passport_pass *P) : CI(CI), P(P)
+	RandstructConsumer(CompilerInstance &CI, passport_pass *P) : P(P)
 	{
 		static const char *const modes[] = {"full", "performance", nullptr};
 
