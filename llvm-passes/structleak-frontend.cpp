@@ -46,6 +46,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -156,12 +157,72 @@ bool is_aggregate_initialiser(const Expr *E)
 	return isa<InitListExpr>(E);
 }
 
+/* A declaration that only reserves storage: local, no initialiser, not a VLA. */
+bool storage_only(const DeclStmt *DS)
+{
+	for (const Decl *D : DS->decls()) {
+		const auto *VD = dyn_cast<VarDecl>(D);
+		if (!VD || !VD->hasLocalStorage() || VD->hasInit() ||
+		    VD->getType()->isVariablyModifiedType())
+			return false;
+	}
+	return true;
+}
+
 class Marker : public RecursiveASTVisitor<Marker> {
 	ASTContext &Ctx;
 	Mode mode;
 
+	/*
+	 * `switch (x) { T v; case 1: use(&v); }`: the declaration before the
+	 * first case never runs, so Clang emits no code for it, and the
+	 * annotation the pass zeroes at would not exist (GCC's plugin zeroes
+	 * every variable at function entry and covers it).  Hoist such
+	 * storage-only declarations in front of the switch, into a new block
+	 * {decls; switch}: the same variables and lifetimes, but their
+	 * declarations now run.  Only for a switch that is a statement of a
+	 * compound statement; declarations with an initialiser stay (running
+	 * it would change the program).
+	 */
+	Stmt *hoist_switch_preamble(SwitchStmt *SS)
+	{
+		auto *body = dyn_cast_or_null<CompoundStmt>(SS->getBody());
+		SmallVector<Stmt *, 4> hoisted;
+
+		if (!body)
+			return nullptr;
+		for (Stmt *&S : body->body()) {
+			if (isa<SwitchCase>(S))
+				break;
+			auto *DS = dyn_cast<DeclStmt>(S);
+			if (!DS || !storage_only(DS))
+				continue;
+			hoisted.push_back(DS);
+			S = new (Ctx) NullStmt(DS->getBeginLoc());
+		}
+		if (hoisted.empty())
+			return nullptr;
+		hoisted.push_back(SS);
+#if CLANG_VERSION_MAJOR >= 15
+		return CompoundStmt::Create(Ctx, hoisted, FPOptionsOverride(),
+					    SS->getBeginLoc(), SS->getEndLoc());
+#else
+		return CompoundStmt::Create(Ctx, hoisted, SS->getBeginLoc(), SS->getEndLoc());
+#endif
+	}
+
 public:
 	Marker(ASTContext &Ctx, Mode mode) : Ctx(Ctx), mode(mode) {}
+
+	/* Pre-order: the hoisted declarations are visited as children next. */
+	bool VisitCompoundStmt(CompoundStmt *CS)
+	{
+		for (Stmt *&S : CS->body())
+			if (auto *SS = dyn_cast_or_null<SwitchStmt>(S))
+				if (Stmt *block = hoist_switch_preamble(SS))
+					S = block;
+		return true;
+	}
 
 	bool VisitVarDecl(VarDecl *VD)
 	{
