@@ -239,9 +239,27 @@ if [ $ccache_on = 1 ]; then
   export CCACHE_STATSLOG=$out/ccache-stats.log
   : > "$CCACHE_STATSLOG"
 fi
+# The objects do not depend on the pass plugin in Kbuild, and ccache only
+# hashes the loader named by -fplugin=: when the tree's pass sources change,
+# drop the objects and make ccache hash those sources (CCACHE_EXTRAFILES).
+if grep -q '^CONFIG_LLVM_PASSES=y' "$out/.config"; then
+  passes_hash=$out/.passport-passes.hash
+  new_hash=$(cat "$src"/scripts/llvm-passes/* | sha256sum | cut -d' ' -f1)
+  if [ -f "$passes_hash" ] && [ "$(cat "$passes_hash")" != "$new_hash" ]; then
+    say "llvm-passes: the pass sources changed since the last build: recompiling every object"
+    find "$out" -name '*.o' -delete
+  fi
+  echo "$new_hash" > "$passes_hash"
+  export CCACHE_EXTRAFILES=$passes_hash
+fi
+
 tb=$SECONDS
-say "build: make -j$jobs bzImage (log: $log)"
-mk_or_die "make bzImage" -j"$jobs" bzImage
+targets=(bzImage)
+# modules: its modpost step writes Module.symvers (symbol CRCs with
+# MODVERSIONS), which out-of-tree modules are built against
+grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
+say "build: make -j$jobs ${targets[*]} (log: $log)"
+mk_or_die "make ${targets[*]}" -j"$jobs" "${targets[@]}"
 if [ -n "${seed:-}" ] && [ "$(tr -d ' \n' < "$out/scripts/basic/randstruct.seed")" != "$seed" ]; then
   die "the randstruct seed was regenerated during the build; $out is not using gcc-plugins/test.seed"
 fi

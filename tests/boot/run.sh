@@ -13,6 +13,8 @@
 #                   costs tens of seconds)
 #   --jobs N        make -jN (default: nproc)
 #   --timeout S     per-boot QEMU timeout (default 300)
+#   --no-oot        skip the out-of-tree module tests (tests/boot/oot-modules.sh,
+#                   run after all kernels when --only is not given)
 #
 # Output: one "PASS: NAME: CHECK ..." or "FAIL: NAME: CHECK ..." line per
 # check, then "N passed, N failed". Exit status 0 only if nothing failed.
@@ -22,12 +24,13 @@ set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 kernels=$repo/tests/boot/kernels.txt
-only='' reuse=0 jobs=$(nproc) timeout=300
+only='' reuse=0 jobs=$(nproc) timeout=300 oot=1
 while [ $# -gt 0 ]; do
   case $1 in
     --kernels) kernels=${2:?}; shift ;;
     --only) only=${2:?}; shift ;;
     --reuse) reuse=1 ;;
+    --no-oot) oot=0 ;;
     --jobs|-j) jobs=${2:?}; shift ;;
     --timeout) timeout=${2:?}; shift ;;
     -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -57,6 +60,28 @@ fi
 # The "poisoned: N bytes" values of the LKDTM runs in a log, on one line.
 poisoned() {
   grep -a -o 'poisoned: *[0-9]*' "$1" | grep -o '[0-9]*$' | paste -sd' '
+}
+
+# The stackinit KUnit cases of a log as "ok|not ok NAME [SKIP]", in order.
+stackinit_cases() {
+  sed -n 's/^.*\] *\(\(not \)\{0,1\}ok\) [0-9]* \(test_[a-z0-9_]*\)\( # SKIP\)\{0,1\}.*$/\1 \3\4/p' "$1"
+}
+
+# static CHECKER ARGS...: run a tests/boot/*.py static check on a built
+# kernel, counting its PASS:/FAIL: lines (FAIL-DETAIL: lines are evidence).
+static() {
+  local out rc line
+  out=$("$repo/tests/boot/$1" "${@:2}" 2>&1); rc=$?
+  while IFS= read -r line; do
+    case $line in
+      PASS:*) echo "$line"; passed=$((passed + 1)) ;;
+      FAIL:*) echo "$line"; failed=$((failed + 1)) ;;
+      FAIL-DETAIL:*) echo "  $line" ;;
+    esac
+  done <<<"$out"
+  if [ $rc != 0 ] && ! grep -q '^FAIL:' <<<"$out"; then
+    fail "$1 ${*:2}: exit $rc: $(tail -n 3 <<<"$out" | paste -sd' ')"
+  fi
 }
 
 # verdicts NAME CHECKS BOOTLOG OFFLOG OUTDIR
@@ -116,6 +141,49 @@ verdicts() {
         check "$name" "stackinit: KUnit stackinit ok, pass/skip = $want" "$?" \
           "${summary:-no stackinit summary}; $n 'not ok' lines"
         ;;
+      stackinit-as=*)
+        # Per-case KUnit results ("ok N name" / "ok N name # SKIP ...") equal
+        # those of the reference kernel's boot log.
+        local ref=${c#stackinit-as=} rlog diffs
+        rlog=$logdir/$ref.boot.log
+        if [ -s "$rlog" ]; then
+          diffs=$(diff <(stackinit_cases "$rlog") <(stackinit_cases "$log") | grep -c '^[<>]')
+          [ "$(stackinit_cases "$log" | wc -l)" -gt 0 ] && [ "$diffs" = 0 ]
+          check "$name" "stackinit-as: per-case results equal $ref's" "$?" \
+            "$(stackinit_cases "$log" | wc -l) cases, $diffs differing lines"
+        else
+          fail "$name: stackinit-as: no boot log of $ref (run it first, in the same run.sh call)"
+        fi
+        ;;
+      config-other-tree)
+        # The same fragments configured on the other tree (plain <-> patched):
+        # the series may only add the toolchain-neutral symbols it derives
+        # from a GCC plugin option (STACKLEAK, STRUCTLEAK*, LATENT_ENTROPY).
+        local other=plain flag=() d extra
+        [ "$tree" = plain ] && { other=patched; flag=(--patched); }
+        if "$repo/scripts/kernel-build.sh" --name "$name.$other-config" --cc "$cc" "${flag[@]}" \
+             "${cfg_args[@]}" --configure-only > "$logdir/$name.$other-config.log" 2>&1; then
+          d=$(diff <(grep '^CONFIG_\|^# CONFIG_' "$out/.config") \
+                   <(grep '^CONFIG_\|^# CONFIG_' "$repo/build/kernel/$name.$other-config/.config"))
+          extra=$(grep '^[<>]' <<<"$d" | grep -v '^[<>] CONFIG_\(STACKLEAK\|STRUCTLEAK[A-Z_]*\|LATENT_ENTROPY\)=y$')
+          [ -z "$extra" ]
+          check "$name" "config-other-tree: the $other tree's .config differs only by derived symbols" "$?" \
+            "$(grep -c '^[<>]' <<<"$d") differing lines$([ -z "$d" ] || echo ": $(grep '^[<>]' <<<"$d" | head -n 5 | paste -sd' ')")"
+        else
+          fail "$name: config-other-tree: configuring on the $other tree failed ($logdir/$name.$other-config.log)"
+        fi
+        ;;
+      randstruct-as=*)
+        # The struct layouts this kernel's compiler gives ten of its own
+        # translation units equal those of kernel NAME's (offsetof/sizeof/
+        # bitfields of every type they define, compiled with each kernel's
+        # own command; the GCC plugin's DWARF keeps the unrandomized offsets,
+        # so DWARF cannot be compared), and some types are randomized.
+        local ref=${c#randstruct-as=} plog=$logdir/$name.randstruct-probe.log
+        python3 "$repo/tests/boot/randstruct-probe.py" --baseline-none "$repo/build/kernel/$ref" "$out" > "$plog" 2>&1
+        check "$name" "randstruct-as: struct layouts of the probe's translation units equal $ref's" "$?" \
+          "$(grep -E '^(PASS|FAIL): ' "$plog" | tail -n 2 | sed 's/^[A-Z]*: //' | paste -sd';'); log: $plog"
+        ;;
       randstruct-seed)
         local seed hash got
         seed=$(tr -d ' \n' < "$repo/gcc-plugins/test.seed")
@@ -160,7 +228,9 @@ while read -r name cc tree frags checks rest; do
     *) fail "$name: tree must be plain or patched, not '$tree'"; continue ;;
   esac
   IFS=, read -ra fl <<<"$frags"
-  for f in "${fl[@]}"; do args+=(--config "$f"); done
+  cfg_args=()
+  for f in "${fl[@]}"; do cfg_args+=(--config "$f"); done
+  args+=("${cfg_args[@]}")
 
   if [ $reuse = 1 ] && [ -f "$bz" ]; then
     echo "== $name: reusing $bz"
@@ -173,6 +243,11 @@ while read -r name cc tree frags checks rest; do
     fi
   fi
   pass "$name: build ($(grep -v '^#' "$out/instrumentation.txt" 2>/dev/null | paste -sd' '))"
+  # Static checks of the vmlinux: stackleak coverage (on Clang kernels: no
+  # frame >= STACKLEAK_TRACK_MIN_SIZE without the call), and the per-feature
+  # instrumentation lists for ./passport compare.
+  static stackleak-coverage.py "$out" --list "$out/stackleak-tracked.txt"
+  static instrumentation-detail.py "$out"
 
   log=$logdir/$name.boot.log off=$logdir/$name.off.log
   actions=lkdtm-stackleak,latent-entropy
@@ -194,6 +269,15 @@ while read -r name cc tree frags checks rest; do
   fi
   verdicts "$name" "$checks" "$log" "$off" "$out"
 done < "$kernels"
+
+# Out-of-tree modules against the kernels just built (all must be there).
+if [ -z "$only" ] && [ "$oot" = 1 ]; then
+  echo "== out-of-tree modules: tests/boot/oot-modules.sh"
+  oot_out=$("$repo/tests/boot/oot-modules.sh" --timeout "$timeout")
+  grep -E '^(PASS|FAIL):' <<<"$oot_out"
+  passed=$((passed + $(grep -c '^PASS:' <<<"$oot_out")))
+  failed=$((failed + $(grep -c '^FAIL:' <<<"$oot_out")))
+fi
 
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Out-of-tree modules built with another compiler than their kernel's, then
+# loaded in QEMU (issue: kernel series, "OOT modules").
+#
+# usage: tests/boot/oot-modules.sh [--only CASE[,CASE...]] [--timeout S]
+#
+# Each case builds tests/boot/modules/passport_probe.c, under the module name
+# pp_CASE, against a kernel of tests/boot/kernels.txt (already built by
+# tests/boot/run.sh) with make M=..., asserts the build's outcome and its
+# messages (scripts/Makefile.plugin-checks of the kernel series), and, for
+# the modules that build, boots the kernel once with all of them in the
+# initramfs (qemu/init.c action "modules"), asserting what each module says
+# about the randstruct layouts it shares with the kernel.
+#
+# Output: PASS:/FAIL: lines, then "N passed, N failed"; exit 0 only if none
+# failed.  Logs: build/boot-tests/oot/.
+set -uo pipefail
+{ # parsed whole before it runs
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+only='' timeout=300
+while [ $# -gt 0 ]; do
+  case $1 in
+    --only) only=${2:?}; shift ;;
+    --timeout) timeout=${2:?}; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "oot-modules.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# CASE  KERNEL  CC  PLUGIN  EXPECT
+#   PLUGIN  LLVM major of the passport plugin given as LLVM_PASSES_PLUGIN
+#           (build/lib/passport-llvmN.so), or - for none
+#   EXPECT  ;-separated: build | error=TEXT | warn=TEXT | nowarn | agree | differ
+#           (differ: the module reports other layouts, or the kernel refuses
+#           to load it with EINVAL)
+#           (warn/error TEXT is matched against the make output)
+# The "-norand" case switches passport's randstruct off again with KCFLAGS:
+# the negative control, whose module must see other layouts.
+# GCC: gcc-12 for the gcc-11 kernel, not gcc-11 for the gcc-12 one: that
+# kernel's INIT_STACK_ALL_ZERO adds -ftrivial-auto-var-init=zero, which
+# gcc-11 does not have (a Kbuild limitation the plugins do not change).
+cases="
+same_clang19    clang19  clang-19  -   build;nowarn;agree
+clang14_by_19   clang14  clang-19  19  build;warn=LLVM pass stackleak disabled;warn=LLVM pass structleak disabled;warn=LLVM pass latent_entropy disabled;warn=randstruct: layouts identical;agree
+clang14_by_19_noplugin clang14 clang-19 - error=randstruct: this module's compiler
+gcc12_by_clang19 gcc12   clang-19  19  build;warn=GCC plugin stackleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree
+gcc12_by_clang19_norand gcc12 clang-19 19 build;differ
+gcc11_by_gcc12  gcc11-structleak gcc-12 - build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical to the kernel's: its randomize_layout plugin rebuilt;agree
+same_gcc12      gcc12    gcc-12    -   build;nowarn;agree
+"
+
+out=$repo/build/boot-tests/oot
+mkdir -p "$out"
+passed=0 failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+# build_case CASE KERNEL CC PLUGIN: make M=... ; output in $out/CASE.build.log
+build_case() {
+  local c=$1 k=$2 cc=$3 plugin=$4 kout=$repo/build/kernel/$2 dir=$out/$1 vars=()
+  rm -rf "$dir" && mkdir -p "$dir"
+  cp "$repo/tests/boot/modules/passport_probe.c" "$dir/pp_$c.c"
+  echo "obj-m += pp_$c.o" > "$dir/Kbuild"
+  case $cc in
+    clang-*) vars+=("LLVM=-${cc#clang-}") ;;
+    gcc-*) vars+=("CC=$cc") ;;
+  esac
+  [ "$plugin" = - ] || vars+=("LLVM_PASSES_PLUGIN=$repo/build/lib/passport-llvm$plugin.so")
+  [[ $c != *_norand ]] || vars+=("KCFLAGS=-mllvm -passport-randstruct-disable")
+  make -C "$kout/source" O="$kout" M="$dir" ARCH=x86_64 "${vars[@]}" modules \
+    > "$out/$c.build.log" 2>&1
+}
+
+modules=()
+declare -A boot_expect kernels_used
+while read -r c k cc plugin expect; do
+  [ -n "$c" ] || continue
+  if [ -n "$only" ] && [[ ",$only," != *",$c,"* ]]; then continue; fi
+  if [ ! -f "$repo/build/kernel/$k/Module.symvers" ]; then
+    fail "$c: kernel $k is not built (with modules) yet: run tests/boot/run.sh first"; continue
+  fi
+  build_case "$c" "$k" "$cc" "$plugin"; rc=$?
+  log=$out/$c.build.log
+  IFS=';' read -ra ex <<<"$expect"
+  for e in "${ex[@]}"; do
+    case $e in
+      build) [ $rc = 0 ] && [ -f "$out/$c/pp_$c.ko" ]
+             pass_or=$?; [ $pass_or = 0 ] && pass "$c: builds against $k with $cc" || fail "$c: build against $k with $cc (log: $log)" ;;
+      error=*) if [ $rc != 0 ] && grep -qF "${e#error=}" "$log"; then
+                 pass "$c: build stops: $(grep -m1 -oF "${e#error=}" "$log")... ($(grep -m1 -o 'randstruct: .*' "$log" | cut -c1-140))"
+               else fail "$c: expected the build to stop with '${e#error=}' (rc=$rc, log: $log)"; fi ;;
+      warn=*) if grep -qF "${e#warn=}" "$log"; then pass "$c: says '$(grep -m1 -F "${e#warn=}" "$log" | sed 's/^.*Makefile.plugin-checks:[0-9]*: //' | cut -c1-150)'"
+              else fail "$c: no '${e#warn=}' in the build output ($log)"; fi ;;
+      nowarn) if grep -q 'disabled for this module\|compiler differs' "$log"; then fail "$c: unexpected mismatch warning ($log)"
+              else pass "$c: same compiler: no mismatch warning"; fi ;;
+      agree|differ) boot_expect[$c]=$e; kernels_used[$k]+=" $c" ;;
+      *) fail "$c: unknown expectation '$e'" ;;
+    esac
+  done
+done <<<"$cases"
+
+initrd=$repo/build/qemu/initramfs.cpio.gz
+"$repo/qemu/mkinitramfs.sh" "$initrd" >/dev/null || fail "initramfs: qemu/mkinitramfs.sh"
+for k in "${!kernels_used[@]}"; do
+  # the kernel accepts concatenated cpio archives: base + /modules/*.ko
+  root=$out/$k.root rd=$out/$k.initrd.cpio.gz blog=$out/$k.boot.log
+  rm -rf "$root" && mkdir -p "$root/modules"
+  for c in ${kernels_used[$k]}; do cp "$out/$c/pp_$c.ko" "$root/modules/"; done
+  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) | cat "$initrd" - > "$rd"
+  if "$repo/qemu/boot.sh" --kernel "$repo/build/kernel/$k/arch/x86/boot/bzImage" --initrd "$rd" \
+       --run modules --append 'kunit.filter_glob=none' --timeout "$timeout" --log "$blog" >/dev/null 2>&1; then
+    pass "$k: boots with$(for c in ${kernels_used[$k]}; do printf ' pp_%s' "$c"; done): $(grep -a -m1 -o 'modules: [0-9]* loaded, [0-9]* refused' "$blog")"
+  else
+    fail "$k: boot with the out-of-tree modules (log: $blog)"
+  fi
+  for c in ${kernels_used[$k]}; do
+    want=${boot_expect[$c]}
+    line=$(grep -a -m1 "pp_$c: randstruct layouts" "$blog" | sed 's/^.*\] //')
+    case $want in
+      agree) [[ $line == *"agree with the kernel" ]] ;;
+      # or the kernel refuses it: struct module is randomized too, and the
+      # module's own (.gnu.linkonce.this_module) has another size
+      differ) [[ $line == *"DIFFER from the kernel" ]] ||
+                { line=$(grep -a -m1 "pp_$c.ko: finit_module: Invalid argument" "$blog"); [ -n "$line" ]; } ;;
+    esac
+    if [ $? = 0 ]; then
+      pass "$c: in the guest: $line ($(grep -a -m1 "pp_$c: task_struct" "$blog" | grep -o 'offsetof.*' | tr -d ')'))"
+    else
+      fail "$c: in the guest, expected layouts to $want; got '${line:-no line}' (log: $blog)"
+    fi
+  done
+done
+
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
+exit
+}
