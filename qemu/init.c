@@ -29,10 +29,18 @@
  *                       shows messages up to its log level)
  *   stack-erasing-off   write 0 to /proc/sys/kernel/stack_erasing
  *   stack-erasing-on    write 1 to /proc/sys/kernel/stack_erasing
+ *   modules             load every .ko file in /modules (a cpio appended to
+ *                       the initramfs by tests/boot/oot-modules.sh) with
+ *                       finit_module(), in name order, printing each result
+ *                       (a refused module does not fail the action)
+ *   bench               run /bench (bench/guest-bench.c, put into the
+ *                       initramfs by qemu/mkinitramfs.sh) as a child and
+ *                       wait for it: the cost benchmark of ./passport compare
  *
  * Build: gcc -static -Os -o init init.c (see qemu/mkinitramfs.sh).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +55,7 @@
 #include <sys/reboot.h>
 #include <sys/select.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -336,6 +345,81 @@ static int act_stack_erasing_on(void)
 	return write_file("/proc/sys/kernel/stack_erasing", "1\n");
 }
 
+/* A separate static binary, so init stays small and the benchmark can be
+ * changed without touching the boot tests' actions. */
+static int act_bench(void)
+{
+	char *const argv[] = { "/bench", NULL };
+	int status;
+	pid_t p = fork();
+
+	if (p == 0) {
+		execv(argv[0], argv);
+		say("error: exec /bench: %s", strerror(errno));
+		_exit(127);
+	}
+	if (p < 0 || waitpid(p, &status, 0) != p) {
+		say("error: bench: fork/wait: %s", strerror(errno));
+		return 1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int load_module(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0) {
+		say("modules: %s: open: %s", path, strerror(errno));
+		return 1;
+	}
+	rc = (int)syscall(SYS_finit_module, fd, "", 0);
+	if (rc != 0)
+		say("modules: %s: finit_module: %s", path, strerror(errno));
+	else
+		say("modules: %s: loaded", path);
+	close(fd);
+	return rc != 0;
+}
+
+static int name_order(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int only_ko(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 3 && !strcmp(d->d_name + n - 3, ".ko");
+}
+
+static int act_modules(void)
+{
+	struct dirent **names;
+	char path[300];
+	int n = scandir("/modules", &names, only_ko, name_order);
+	int failed = 0;
+
+	if (n < 0) {
+		say("modules: no /modules directory in the initramfs");
+		return 1;
+	}
+	if (n == 0)
+		say("modules: /modules has no .ko file");
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/modules/%s", names[i]->d_name);
+		failed += load_module(path);
+		free(names[i]);
+	}
+	free(names);
+	/* a module the kernel refuses is a result (the tests expect some), not
+	 * a failed action: only an empty or missing /modules is */
+	say("modules: %d loaded, %d refused", n - failed, failed);
+	return n == 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -346,6 +430,8 @@ static const struct {
 	{ "dmesg", act_dmesg },
 	{ "stack-erasing-off", act_stack_erasing_off },
 	{ "stack-erasing-on", act_stack_erasing_on },
+	{ "bench", act_bench },
+	{ "modules", act_modules },
 };
 
 static void do_mount(const char *src, const char *dir, const char *type)

@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""collect.py: raw measurements for ./passport compare that are not boots.
+
+usage:
+  bench/collect.py static ELF OUT.tsv
+      One line per function of ELF (a vmlinux, or any x86-64 ELF), from
+      `objdump -d`: name, section, size in bytes, whether it calls
+      stackleak_track_stack, whether it touches latent_entropy, the frame
+      it allocates (the first `sub $N,%rsp` of its prologue, 0 if none) and
+      how many registers its prologue pushes. Also writes OUT.tsv.size with
+      the `size` line (text data bss) of ELF.
+
+  bench/collect.py buildcost --dir KBUILD_DIR --feature F [--objects N]
+                   [--reps R] [--out OUT.tsv]
+      The compile-time cost of one feature's plugin, measured on a kernel's
+      own compile commands (the `cmd_...` line of each .o.cmd): N objects
+      spread evenly over the sorted list of the build's C objects, each
+      compiled R times with the recorded command ("with") and R times with
+      the feature's plugin flags removed ("without"), alternating with and
+      without so that load changes on the host hit both alike. Time is the
+      CPU time (user + sys) of the compiler processes, from wait4(), which a
+      busy host disturbs less than wall time. ccache is taken out of the
+      command; output goes to a temporary directory (the build directory is
+      only read). For passport's stackleak the post-codegen step
+      (passport-finalize) belongs to "with". A GCC plugin's -D<NAME>_PLUGIN
+      macro goes with it (the source must not use the plugin's attributes
+      without the plugin). Features:
+        gcc-stackleak        -fplugin=...stackleak_plugin.so and its args
+        gcc-latent-entropy   the latent_entropy plugin
+        gcc-structleak       the structleak plugin
+        gcc-all              every -fplugin (the GCC plugins together)
+        passport             every passport flag (the LLVM plugin and all its
+                             features) and the passport-finalize step
+        passport-stackleak   stackleak's -mllvm options, -fstack-size-section
+                             and passport-finalize (the plugin stays loaded)
+        passport-structleak, passport-latent-entropy, passport-randstruct
+                             that feature's -mllvm options
+      OUT.tsv: object, variant (with|without), rep, cpu seconds.
+
+Standard library only.
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+
+# ---- static ---------------------------------------------------------------
+
+FUNC_RE = re.compile(r"^([0-9a-f]+) <(.+)>:$")
+SUB_RSP_RE = re.compile(r"\bsub\s+\$0x([0-9a-f]+),%rsp")
+
+
+def parse_objdump(lines):
+    """Yield one dict per function from `objdump -d --no-show-raw-insn`."""
+    section = ""
+    fn = None
+    for line in lines:
+        if line.startswith("Disassembly of section "):
+            section = line.split()[3].rstrip(":")
+            continue
+        m = FUNC_RE.match(line)
+        if m:
+            if fn:
+                yield fn
+            fn = {"name": m.group(2), "section": section, "start": int(m.group(1), 16),
+                  "end": int(m.group(1), 16), "tracked": 0, "latent": 0, "frame": 0,
+                  "pushes": 0, "insns": 0, "prologue": True}
+            continue
+        if fn is None or "\t" not in line:
+            continue
+        parts = line.split("\t")
+        try:
+            addr = int(parts[0].strip().rstrip(":"), 16)
+        except ValueError:
+            continue
+        insn = parts[-1].strip()
+        fn["end"] = addr
+        fn["insns"] += 1
+        if "<stackleak_track_stack>" in insn and insn.startswith("call"):
+            fn["tracked"] = 1
+        if "<latent_entropy>" in insn or "<latent_entropy+" in insn:
+            fn["latent"] = 1
+        # The prologue: pushes, then at most one sub from %rsp. The call to
+        # the tracker (or endbr/nop padding) may sit between them.
+        if fn["prologue"] and fn["insns"] <= 16:
+            if insn.startswith("push"):
+                fn["pushes"] += 1
+            else:
+                m = SUB_RSP_RE.search(insn)
+                if m:
+                    fn["frame"] = int(m.group(1), 16)
+                    fn["prologue"] = False
+                elif insn.startswith(("ret", "jmp")):
+                    fn["prologue"] = False
+    if fn:
+        yield fn
+
+
+def cmd_static(elf, out):
+    objdump = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", elf],
+                               stdout=subprocess.PIPE, text=True, errors="replace")
+    with open(out + ".tmp", "w") as f:
+        f.write("# name\tsection\tbytes\ttracked\tlatent\tframe\tpushes\n")
+        for fn in parse_objdump(objdump.stdout):
+            f.write("%s\t%s\t%d\t%d\t%d\t%d\t%d\n" % (
+                fn["name"], fn["section"], fn["end"] - fn["start"] + 1, fn["tracked"],
+                fn["latent"], fn["frame"], fn["pushes"]))
+    if objdump.wait() != 0:
+        sys.exit("collect: objdump -d %s failed" % elf)
+    os.replace(out + ".tmp", out)
+    size = subprocess.run(["size", elf], capture_output=True, text=True, check=True).stdout
+    with open(out + ".size", "w") as f:
+        f.write(size.splitlines()[-1] + "\n")
+
+
+# ---- buildcost ------------------------------------------------------------
+
+def feature_filter(feature):
+    """A function from argv to (argv without the feature's flags)."""
+    # The macro Kbuild defines next to each GCC plugin: without the plugin
+    # the source must not use its attributes (e.g. __latent_entropy).
+    defines = {"stackleak": "-DSTACKLEAK_PLUGIN", "latent_entropy": "-DLATENT_ENTROPY_PLUGIN",
+               "structleak": "-DSTRUCTLEAK_PLUGIN", "randomize_layout": "-DRANDSTRUCT"}
+
+    def gcc_plugin(names):
+        drop_defs = set(defines.values()) if names is None else {defines[n] for n in names if n in defines}
+
+        def drop(args):
+            res = []
+            for a in args:
+                if a in drop_defs:
+                    continue
+                if a.startswith("-fplugin="):
+                    base = os.path.basename(a.split("=", 1)[1])
+                    if names is None or any(base.startswith(n + "_plugin") or base.startswith(n) for n in names):
+                        continue
+                if a.startswith("-fplugin-arg-"):
+                    plugin = a[len("-fplugin-arg-"):].split("-", 1)[0]
+                    if names is None or any(plugin.startswith(n) for n in names):
+                        continue
+                res.append(a)
+            return res
+        return drop
+
+    def passport(args):
+        res, skip = [], False
+        for a in args:
+            if skip:
+                skip = False
+                continue
+            if a == "-mllvm":
+                skip = True
+                continue
+            if "passport" in a and (a.startswith("-fplugin=") or a.startswith("-fpass-plugin=")):
+                continue
+            if a == "-fstack-size-section":
+                continue
+            res.append(a)
+        return res
+
+    def passport_feature(name):
+        """Drop one passport feature's -mllvm options (the plugin stays
+        loaded for the others); stackleak also takes -fstack-size-section."""
+        def drop(args):
+            res, i = [], 0
+            while i < len(args):
+                a = args[i]
+                if a == "-mllvm" and i + 1 < len(args) and args[i + 1].startswith("-passport-" + name):
+                    i += 2
+                    continue
+                if a == "-fstack-size-section" and name == "stackleak":
+                    i += 1
+                    continue
+                res.append(a)
+                i += 1
+            return res
+        return drop
+
+    table = {
+        "passport-stackleak": passport_feature("stackleak"),
+        "passport-structleak": passport_feature("structleak"),
+        "passport-latent-entropy": passport_feature("latent-entropy"),
+        "passport-randstruct": passport_feature("randstruct"),
+        "gcc-stackleak": gcc_plugin(["stackleak"]),
+        "gcc-latent-entropy": gcc_plugin(["latent_entropy"]),
+        "gcc-structleak": gcc_plugin(["structleak"]),
+        "gcc-all": gcc_plugin(None),
+        "passport": passport,
+    }
+    if feature not in table:
+        sys.exit("collect: unknown --feature %s (%s)" % (feature, ", ".join(sorted(table))))
+    return table[feature]
+
+
+def compile_commands(kdir):
+    """(object, compile argv, post-step argv or None) for every C object."""
+    res = []
+    for root, _, files in os.walk(kdir):
+        for name in files:
+            if not (name.startswith(".") and name.endswith(".o.cmd")):
+                continue
+            with open(os.path.join(root, name), errors="replace") as f:
+                first = f.readline()
+            m = re.match(r"(?:saved)?cmd_(\S+\.o) := (.*)$", first.rstrip("\n"))
+            if not m or " -c " not in m.group(2) or not re.search(r"\S+\.c(\s|$)", m.group(2)):
+                continue
+            steps = [s.strip() for s in m.group(2).split(" ; ")]
+            try:
+                argv = shlex.split(steps[0])
+            except ValueError:
+                continue
+            post = None
+            for s in steps[1:]:
+                if "passport-finalize" in s:
+                    post = shlex.split(s)
+            if argv and argv[0] == "ccache":
+                argv = argv[1:]
+            res.append((m.group(1), argv, post))
+    res.sort()
+    return res
+
+
+def redirect(argv, post, tmp):
+    """The command writing its object and dependency file into tmp."""
+    out = os.path.join(tmp, "x.o")
+    res, i = [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "-o":
+            res += ["-o", out]
+            i += 2
+            continue
+        if a.startswith("-Wp,-MMD,") or a.startswith("-Wp,-MD,"):
+            a = "-Wp,-MMD," + os.path.join(tmp, "x.d")
+        res.append(a)
+        i += 1
+    newpost = None
+    if post:
+        newpost = [p for p in post if not p.endswith(".o")] + [out]
+    return res, newpost
+
+
+def cpu_seconds(argv, post, cwd):
+    """CPU time of the compile (and the post-step); None if it failed."""
+    total = 0.0
+    for cmd in (argv, post):
+        if not cmd:
+            continue
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = 0
+        if status != 0:
+            return None
+        total += ru.ru_utime + ru.ru_stime
+    return total
+
+
+def cmd_buildcost(args):
+    opts = {"--dir": None, "--feature": None, "--objects": "8", "--reps": "3", "--out": None}
+    it = iter(args)
+    for a in it:
+        if a not in opts:
+            sys.exit("collect: buildcost: unknown option %s" % a)
+        opts[a] = next(it, None)
+    kdir, feature = opts["--dir"], opts["--feature"]
+    if not kdir or not feature or not opts["--out"]:
+        sys.exit("collect: buildcost needs --dir, --feature and --out")
+    drop = feature_filter(feature)
+    cmds = compile_commands(kdir)
+    changed = [c for c in cmds if drop(c[1]) != c[1]]
+    if not changed:
+        sys.exit("collect: buildcost: no compile command in %s carries %s's flags" % (kdir, feature))
+    n = min(int(opts["--objects"]), len(changed))
+    sample = [changed[(i * len(changed)) // n] for i in range(n)]
+    reps = int(opts["--reps"])
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for obj, argv, post in sample:
+            with_cmd, with_post = redirect(argv, post, tmp)
+            without_cmd, _ = redirect(drop(argv), None, tmp)
+            if feature not in ("passport", "passport-stackleak"):
+                with_post = None
+            for r in range(reps):
+                # alternate the order per repetition
+                order = [("with", with_cmd, with_post), ("without", without_cmd, None)]
+                if r % 2:
+                    order.reverse()
+                for variant, c, p in order:
+                    t = cpu_seconds(c, p, kdir)
+                    if t is None:
+                        sys.exit("collect: buildcost: compiling %s (%s) failed in %s" % (obj, variant, kdir))
+                    rows.append((obj, variant, r, t))
+            print("buildcost: %s %s: %s" % (os.path.basename(kdir), feature, obj), file=sys.stderr)
+    with open(opts["--out"], "w") as f:
+        f.write("# object\tvariant\trep\tcpu_s\t(feature %s, %d of %d objects carrying its flags)\n"
+                % (feature, n, len(changed)))
+        for row in rows:
+            f.write("%s\t%s\t%d\t%.4f\n" % row)
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == "static" and len(argv) == 4:
+        cmd_static(argv[2], argv[3])
+    elif len(argv) >= 2 and argv[1] == "buildcost":
+        cmd_buildcost(argv[2:])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

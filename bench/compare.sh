@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# compare.sh: ./passport compare - build (or reuse) the GCC and Clang test
+# kernels, boot each under QEMU -icount with the in-guest benchmark, measure
+# the erase loop natively, collect static instrumentation and compile-time
+# cost, and write the report.
+#
+# usage: ./passport compare [--kernels NAMES] [--reuse] [--no-build] [--jobs N]
+#            [--boots N] [--samples N] [--timeout S] [--native-reps N]
+#            [--buildcost-objects N] [--buildcost-reps N] [--no-buildcost]
+#            [--run DIR] [--out DIR] [--report-only] [--verbose]
+#
+#   --kernels NAMES  comma-separated kernel names (default: every kernel of
+#                    tests/boot/kernels.txt and bench/kernels.txt)
+#   --reuse          use an existing build/kernel/NAME/bzImage as it is
+#                    (default: run kernel-build.sh, incremental)
+#   --no-build       never build: a kernel without a bzImage is reported missing
+#   --jobs N         make -jN for kernel builds (default 1: the machine is shared)
+#   --boots N        benchmark boots per kernel (default 2)
+#   --samples N      override the in-guest samples per op (default: the
+#                    benchmark's own, 51 per syscall)
+#   --timeout S      per-boot QEMU timeout (default 900)
+#   --native-reps N  samples per variant of the native erase benchmark (default 1000)
+#   --buildcost-objects N, --buildcost-reps N
+#                    compile-time cost: objects per kernel (default 8) and
+#                    repetitions per object and variant (default 5)
+#   --no-buildcost   skip the compile-time measurement
+#   --run DIR        raw data directory (default build/compare/run; the
+#                    previous one is kept as DIR.prev)
+#   --out DIR        report directory (default report/)
+#   --report-only    only regenerate the report from an existing --run DIR
+#   --verbose        show the commands' own output
+#
+# Everything in the report comes from DIR (boot logs, native.txt, static/,
+# buildcost/, kernels.tsv, meta.txt): bench/report.py reads nothing else.
+set -euo pipefail
+{ # parsed whole before it runs: editing it does not disturb a running copy
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+prog=compare
+die() { echo "$prog: error: $*" >&2; exit 1; }
+usage() { sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+kernels_opt='' reuse=0 nobuild=0 jobs=1 boots=2 samples='' timeout=900 native_reps=1000
+bc_objects=8 bc_reps=5 buildcost=1 run=$repo/build/compare/run out=$repo/report
+report_only=0 verbose=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --kernels) kernels_opt=${2:?}; shift ;;
+    --reuse) reuse=1 ;;
+    --no-build) nobuild=1 ;;
+    --jobs|-j) jobs=${2:?}; shift ;;
+    --boots) boots=${2:?}; shift ;;
+    --samples) samples=${2:?}; shift ;;
+    --timeout) timeout=${2:?}; shift ;;
+    --native-reps) native_reps=${2:?}; shift ;;
+    --buildcost-objects) bc_objects=${2:?}; shift ;;
+    --buildcost-reps) bc_reps=${2:?}; shift ;;
+    --no-buildcost) buildcost=0 ;;
+    --run) run=${2:?}; shift ;;
+    --out) out=${2:?}; shift ;;
+    --report-only) report_only=1 ;;
+    --verbose|-v) verbose=1 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "$prog: unknown argument: $1" >&2; usage ;;
+  esac
+  shift
+done
+for v in jobs boots timeout native_reps bc_objects bc_reps; do
+  [[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -ge 1 ] || die "--${v//_/-} wants a positive integer"
+done
+[ -z "$samples" ] || [[ $samples =~ ^[0-9]+$ ]] || die "--samples wants a positive integer"
+run=$(realpath -m "$run") out=$(realpath -m "$out")
+
+t0=$SECONDS
+step() { printf '[%s +%ds] %s\n' "$prog" $((SECONDS - t0)) "$*"; }
+# quiet CMD...: run CMD, its output to LOG (or the terminal with --verbose)
+quiet() {
+  local log=$1; shift
+  if [ $verbose = 1 ]; then "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; fi
+  "$@" >>"$log" 2>&1
+}
+
+# report: write it, then check it against the raw data with the test's
+# independent checker (tests/report/check-report.py)
+report() {
+  step "report: bench/report.py --run ${run#"$repo"/} --out ${out#"$repo"/}"
+  python3 "$repo/bench/report.py" --run "$run" --out "$out"
+  python3 "$repo/tests/report/check-report.py" "$run" "$out" | tail -n 5 |
+    sed "s/^/[$prog] /"
+  return "${PIPESTATUS[0]}"
+}
+if [ $report_only = 1 ]; then
+  [ -f "$run/kernels.tsv" ] || die "--report-only: $run has no kernels.tsv (no run there)"
+  report
+  exit
+fi
+
+# ---- the kernel list ----------------------------------------------------------
+# list_kernels: "NAME CC TREE FRAGMENTS" lines, tests/boot first; a name
+# listed twice keeps its first definition (the test kernel).
+list_kernels() {
+  cat "$repo/tests/boot/kernels.txt" "$repo/bench/kernels.txt" |
+    awk '!/^[ \t]*(#|$)/ && !seen[$1]++ { print $1, $2, $3, $4 }'
+}
+all=$(list_kernels)
+if [ -n "$kernels_opt" ]; then
+  sel=''
+  IFS=, read -ra want <<<"$kernels_opt"
+  for k in "${want[@]}"; do
+    line=$(awk -v k="$k" '$1 == k' <<<"$all")
+    [ -n "$line" ] || die "--kernels: '$k' is in neither tests/boot/kernels.txt nor bench/kernels.txt"
+    sel+=$line$'\n'
+  done
+  all=${sel%$'\n'}
+fi
+
+# ---- run directory ------------------------------------------------------------
+if [ -d "$run" ]; then rm -rf "$run.prev"; mv "$run" "$run.prev"; fi
+mkdir -p "$run"/{boot,static,buildcost,logs,bin}
+{
+  echo "date $(date -u +%FT%TZ)"
+  echo "commit $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)"
+  echo "host_cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+  echo "host_cores $(nproc)"
+  echo "qemu $(qemu-system-x86_64 --version | head -n1)"
+  echo "options boots=$boots samples=${samples:-default} native_reps=$native_reps buildcost=$buildcost objects=$bc_objects reps=$bc_reps jobs=$jobs"
+} > "$run/meta.txt"
+: > "$run/kernels.tsv"
+cp "$repo/bench/pairs.txt" "$run/pairs.txt"
+kstatus() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >> "$run/kernels.tsv"; }
+
+# ---- build ----------------------------------------------------------------------
+# frag_args FRAGMENTS: --config arguments; a fragment is a qemu/configs/ name
+# or a path relative to the repository.
+frag_args() {
+  local f
+  IFS=, read -ra fl <<<"$1"
+  for f in "${fl[@]}"; do
+    if [ -f "$repo/$f" ]; then echo "--config $repo/$f"
+    elif [ -f "$repo/$f.config" ]; then echo "--config $repo/$f.config"
+    else echo "--config $f"; fi
+  done
+}
+
+# build_kernel NAME CC TREE FRAGMENTS: prints the status (built|reused|missing: why)
+build_kernel() {
+  local name=$1 cc=$2 tree=$3 frags=$4 bz=$repo/build/kernel/$1/arch/x86/boot/bzImage
+  local log=$run/logs/$name.build.log args
+  if { [ $reuse = 1 ] || [ $nobuild = 1 ]; } && [ -f "$bz" ]; then echo reused; return; fi
+  if [ $nobuild = 1 ]; then echo "missing: not built (--no-build)"; return; fi
+  # shellcheck disable=SC2207
+  args=(--name "$name" --cc "$cc" --jobs "$jobs" $(frag_args "$frags"))
+  if [ "$tree" = patched ]; then
+    quiet "$log" "$repo/kernel-patches/apply.sh" || { echo "missing: kernel-patches/apply.sh failed (logs/$name.build.log)"; return; }
+    args+=(--patched)
+  fi
+  # kernel-build.sh's own progress lines (phase, +seconds) go to the
+  # terminal; pipefail (set above) makes its failure the pipeline's
+  if "$repo/scripts/kernel-build.sh" "${args[@]}" 2>&1 | tee -a "$log" |
+       { grep --line-buffered '^\[kernel-build' || true; } | sed -u 's/^/    /' >&2 &&
+     [ -f "$bz" ]; then
+    echo built
+  else
+    echo "missing: build failed ($(grep -a -m1 -E 'error' "$log" | cut -c1-120 || true); logs/$name.build.log)"
+  fi
+}
+
+step "kernels: $(awk '{ printf "%s ", $1 }' <<<"$all")"
+while read -r -u 3 name cc tree frags; do
+  step "$name: build ($cc, $tree, $frags)"
+  ts=$SECONDS
+  st=$(build_kernel "$name" "$cc" "$tree" "$frags")
+  step "$name: $st ($((SECONDS - ts))s)"
+  kstatus "$name" "$cc" "$tree" "$frags" "$st"
+done 3<<<"$all"
+
+# ---- boots and static data ----------------------------------------------------
+initrd=$run/bin/initramfs.cpio.gz
+step "initramfs: qemu/mkinitramfs.sh (init + bench/guest-bench.c)"
+quiet "$run/logs/initramfs.log" "$repo/qemu/mkinitramfs.sh" "$initrd" || die "mkinitramfs failed (see $run/logs/initramfs.log)"
+
+append="norandmaps printk.time=1 kunit.filter_glob=none"
+[ -z "$samples" ] || append+=" passport.bench_samples=$samples"
+# boot_bench NAME N: one benchmark boot; retried once (a kernel being rebuilt
+# by someone else at that moment has no bzImage for a few seconds)
+boot_bench() {
+  local name=$1 n=$2 bz=$repo/build/kernel/$1/arch/x86/boot/bzImage try
+  for try in 1 2; do
+    if quiet "$run/logs/$name.boot.log" "$repo/qemu/boot.sh" --kernel "$bz" --initrd "$initrd" \
+         --icount --run bench --append "$append" --timeout "$timeout" --log "$run/boot/$name.$n.log"; then
+      return 0
+    fi
+    [ $try = 2 ] || { step "$name: boot $n failed, retrying in 30s"; sleep 30; }
+  done
+  return 1
+}
+# static_data NAME: per-function table, size and .config of the kernel just
+# booted (right after its boots: someone may rebuild it later in the run)
+static_data() {
+  local name=$1 k=$repo/build/kernel/$1 ts=$SECONDS
+  python3 "$repo/bench/collect.py" static "$k/vmlinux" "$run/static/$name.tsv"
+  cp "$k/instrumentation.txt" "$run/static/$name.instrumentation.txt" 2>/dev/null || true
+  # the configuration that was booted (with --reuse it may predate the
+  # fragments listed in kernels.txt): the report derives features from it
+  cp "$k/.config" "$run/static/$name.config"
+  step "$name: static instrumentation ($((SECONDS - ts))s)"
+}
+while IFS=$'\t' read -r -u 3 name cc tree frags st; do
+  case $st in missing*) continue ;; esac
+  # The verdict boot: the boot tests' in-guest checks (LKDTM stackleak,
+  # latent_entropy across fork, KUnit stackinit), without icount; cheap.
+  ts=$SECONDS
+  if quiet "$run/logs/$name.boot.log" "$repo/qemu/boot.sh" --kernel "$repo/build/kernel/$name/arch/x86/boot/bzImage" \
+       --initrd "$initrd" --run lkdtm-stackleak,latent-entropy --append 'kunit.filter_glob=stackinit' \
+       --timeout 300 --log "$run/boot/$name.verdict.log"; then
+    step "$name: verdict boot ok ($((SECONDS - ts))s)"
+  else
+    step "$name: verdict boot FAILED ($((SECONDS - ts))s; logs/$name.boot.log)"
+  fi
+  for n in $(seq 1 "$boots"); do
+    ts=$SECONDS
+    if boot_bench "$name" "$n"; then
+      step "$name: benchmark boot $n/$boots ok ($((SECONDS - ts))s)"
+    else
+      step "$name: benchmark boot $n/$boots FAILED ($((SECONDS - ts))s; logs/$name.boot.log)"
+      rm -f "$run/boot/$name.$n.log"
+    fi
+  done
+  static_data "$name"
+done 3< "$run/kernels.tsv"
+
+# ---- native erase vs memset ------------------------------------------------------
+step "native: erase loop vs memset (1-16 KiB, $native_reps samples each)"
+gcc -O2 -mgeneral-regs-only -Wall -Wextra -Werror -c -o "$run/bin/erase-loops.o" "$repo/bench/erase-loops.c"
+gcc -O2 -Wall -Wextra -Werror -o "$run/bin/erase-native" "$repo/bench/erase-native.c" "$run/bin/erase-loops.o"
+{
+  echo "# host load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$run/bin/erase-native" --reps "$native_reps"
+  echo "# host load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$run/native.txt"
+
+# ---- compile-time cost of the plugins ----------------------------------------
+# buildcost KERNEL FEATURE: only when the kernel is in this run.
+buildcost() {
+  local name=$1 feature=$2 ts=$SECONDS
+  grep -q "^$name	" "$run/kernels.tsv" && ! grep -q "^$name	.*	missing" "$run/kernels.tsv" || return 0
+  step "$name: compile-time cost of $feature ($bc_objects objects x $bc_reps reps, with/without alternating)"
+  if ! python3 "$repo/bench/collect.py" buildcost --dir "$repo/build/kernel/$name" --feature "$feature" \
+       --objects "$bc_objects" --reps "$bc_reps" --out "$run/buildcost/$name.$feature.tsv" 2>>"$run/logs/buildcost.log"; then
+    step "$name: compile-time cost of $feature FAILED (logs/buildcost.log)"
+    rm -f "$run/buildcost/$name.$feature.tsv"
+  fi
+  step "$name: $feature done ($((SECONDS - ts))s)"
+}
+if [ $buildcost = 1 ]; then
+  # stackleak on both sides, every plugin together on both sides, then the
+  # other GCC plugins one by one
+  buildcost gcc12 gcc-stackleak
+  buildcost clang19 passport-stackleak
+  buildcost gcc12 gcc-all
+  buildcost clang19 passport
+  buildcost gcc12 gcc-latent-entropy
+  buildcost gcc11-structleak gcc-structleak
+fi
+
+report
+step "done in $((SECONDS - t0))s: $out/index.md (raw data: ${run#"$repo"/})"
+exit
+}

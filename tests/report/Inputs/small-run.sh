@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# small-run.sh: a small but real ./passport compare run directory, made
+# from measurements taken here and now, for the report test.
+#
+# usage: small-run.sh RUN ROOT GCC_STACKLEAK_PLUGIN CLANG LLVM_MAJOR
+#
+# - kgcc / kclang: the stackleak differential corpus (tests/stackleak/Inputs/
+#   corpus) compiled with gcc-12 + the kernel's stackleak plugin and with
+#   clang + passport stackleak, each linked into one ELF with a tracker stub;
+#   bench/collect.py static analyses them as it analyses a vmlinux
+# - their "boot logs": bench/guest-bench.c run on this host (no stackleak
+#   here, so phase "none"), twice for kgcc, once for kclang
+# - native.txt: bench/erase-native.c, few samples
+# - kabsent: a kernel listed as missing, to check how the report says so
+# No buildcost: the report must say it is missing.
+set -euo pipefail
+run=$1 root=$2 plugin=$3 clang=$4 llvm=$5
+rm -rf "$run"
+mkdir -p "$run"/{boot,static,buildcost,logs,bin}
+tmp=$run/tmp
+mkdir -p "$tmp"/{gcc,clang}
+corpus=$root/tests/stackleak/Inputs/corpus
+kflags=(-O2 -fno-pic -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables -fcf-protection=none -I"$corpus")
+
+# The tracker stub and the ELFs.
+echo 'void stackleak_track_stack(void) {}' > "$tmp/stub.c"
+gcc-12 -O2 -fno-pic -c -o "$tmp/stub.o" "$tmp/stub.c"
+for src in "$corpus"/*.c; do
+  b=$(basename "$src" .c)
+  gcc-12 "${kflags[@]}" -fplugin="$plugin" -fplugin-arg-stackleak_plugin-track-min-size=100 \
+    -fplugin-arg-stackleak_plugin-arch=x86 -c -o "$tmp/gcc/$b.o" "$src"
+  # shellcheck disable=SC2046
+  "$root/passport" cc -- "$clang" "${kflags[@]}" $("$root/passport" flags --llvm "$llvm" --stackleak=100) \
+    -c -o "$tmp/clang/$b.o" "$src"
+done
+for k in gcc clang; do
+  ld -o "$tmp/k$k.elf" -e 0 --unresolved-symbols=ignore-all "$tmp/$k"/*.o "$tmp/stub.o"
+  python3 "$root/bench/collect.py" static "$tmp/k$k.elf" "$run/static/k$k.tsv"
+done
+
+# The benchmarks, for real, on this host.
+gcc -O2 -mgeneral-regs-only -c -o "$run/bin/erase-loops.o" "$root/bench/erase-loops.c"
+gcc -O2 -o "$run/bin/guest-bench" "$root/bench/guest-bench.c" "$run/bin/erase-loops.o"
+gcc -O2 -o "$run/bin/erase-native" "$root/bench/erase-native.c" "$run/bin/erase-loops.o"
+"$run/bin/guest-bench" > "$run/boot/kgcc.1.log"
+"$run/bin/guest-bench" > "$run/boot/kgcc.2.log"
+"$run/bin/guest-bench" > "$run/boot/kclang.1.log"
+"$run/bin/erase-native" --reps 20 --sizes 1,4 > "$run/native.txt"
+
+printf 'date %s\ncommit test\nhost_cpu test host\nhost_cores %s\nqemu none (host run)\noptions test\n' \
+  "$(date -u +%FT%TZ)" "$(nproc)" > "$run/meta.txt"
+printf 'kgcc\tgcc-12\tplain\tcorpus\treused\nkclang\tclang-%s\tpatched\tcorpus\treused\nkabsent\tgcc-12\tplain\tnone\tmissing: not built (test)\n' \
+  "$llvm" > "$run/kernels.tsv"
+printf 'all kclang kgcc clang vs gcc on the host\nstackleak kgcc kabsent a pair with a missing kernel\n' > "$run/pairs.txt"
+rm -rf "$tmp"
