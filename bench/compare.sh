@@ -123,6 +123,7 @@ mkdir -p "$run"/{boot,static,buildcost,logs,bin}
   echo "host_cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
   echo "host_cores $(nproc)"
   echo "qemu $(qemu-system-x86_64 --version | head -n1)"
+  echo "boot_variation passport.boot=N on the command line of boot N"
   echo "options boots=$boots samples=${samples:-default} native_reps=$native_reps buildcost=$buildcost objects=$bc_objects reps=$bc_reps jobs=$jobs"
 } > "$run/meta.txt"
 : > "$run/kernels.tsv"
@@ -186,8 +187,11 @@ append="norandmaps printk.time=1 kunit.filter_glob=none"
 boot_bench() {
   local name=$1 n=$2 bz=$repo/build/kernel/$1/arch/x86/boot/bzImage try
   for try in 1 2; do
+    # passport.boot=N: under icount identical inputs replay bit for bit, so
+    # two identical boots would only show that; a different command line
+    # shifts memory layout a little and makes the boots real repetitions
     if quiet "$run/logs/$name.boot.log" "$repo/qemu/boot.sh" --kernel "$bz" --initrd "$initrd" \
-         --icount --run bench --append "$append" --timeout "$timeout" --log "$run/boot/$name.$n.log"; then
+         --icount --run bench --append "$append passport.boot=$n" --timeout "$timeout" --log "$run/boot/$name.$n.log"; then
       return 0
     fi
     [ $try = 2 ] || { step "$name: boot $n failed, retrying in 30s"; sleep 30; }
@@ -203,6 +207,12 @@ static_data() {
   # the configuration that was booted (with --reuse it may predate the
   # fragments listed in kernels.txt): the report derives features from it
   cp "$k/.config" "$run/static/$name.config"
+  # a .config newer than the bzImage: a rebuild was configured (and maybe
+  # interrupted) after the booted image was made; the report says so
+  if [ "$k/.config" -nt "$k/arch/x86/boot/bzImage" ]; then
+    echo "config newer than bzImage: .config $(date -u -r "$k/.config" +%FT%TZ), bzImage $(date -u -r "$k/arch/x86/boot/bzImage" +%FT%TZ)" \
+      > "$run/static/$name.config-stale"
+  fi
   step "$name: static instrumentation ($((SECONDS - ts))s)"
 }
 while IFS=$'\t' read -r -u 3 name cc tree frags st; do
