@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "erase-loops.h"
+#include "../qemu/say.h"
 
 #define NFDS 200
 #define MAX_SAMPLES 1000
@@ -62,19 +63,12 @@ static int failures;
 
 static void out(const char *fmt, ...)
 {
-	char buf[512];
-	int n = snprintf(buf, sizeof(buf), "passport: bench: ");
 	va_list ap;
 
 	va_start(ap, fmt);
-	n += vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	/* one write per line: no interleaving with kernel messages */
-	if (write(1, buf, n) < 0)
+	if (say_line("passport: bench: ", fmt, ap))
 		failures++;
+	va_end(ap);
 }
 
 static uint64_t now_ns(void)

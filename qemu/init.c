@@ -60,24 +60,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "say.h"
+
 #define MAX_FDS 200
 
-/* One write per line so that lines do not interleave with kernel output. */
 static void say(const char *fmt, ...)
 {
-	char buf[1024];
-	int n = snprintf(buf, sizeof(buf), "passport: ");
 	va_list ap;
 
 	va_start(ap, fmt);
-	n += vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	if (write(1, buf, n) < 0) {
+	if (say_line("passport: ", fmt, ap)) {
 		/* nowhere to report it */
 	}
+	va_end(ap);
 }
 
 static int write_file(const char *path, const char *s)

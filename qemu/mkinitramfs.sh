@@ -18,7 +18,7 @@ bench=$here/../bench
 up_to_date() {
   local f
   [ -f "$out" ] || return 1
-  for f in "$here/init.c" "$0" "$bench"/guest-bench.c "$bench"/erase-loops.[ch]; do
+  for f in "$here/init.c" "$here/say.h" "$0" "$bench"/guest-bench.c "$bench"/erase-loops.[ch]; do
     [ ! -e "$f" ] || [ "$out" -nt "$f" ] || return 1
   done
 }
