@@ -31,9 +31,10 @@ done
 # CASE  KERNEL  CC  PLUGIN  EXPECT
 #   PLUGIN  LLVM major of the passport plugin given as LLVM_PASSES_PLUGIN
 #           (build/lib/passport-llvmN.so), or - for none
-#   EXPECT  ;-separated: build | error=TEXT | warn=TEXT | nowarn | agree | differ
+#   EXPECT  ;-separated: build | error=TEXT | warn=TEXT | nowarn | agree | differ | twins
 #           (differ: the module reports other layouts, or the kernel refuses
-#           to load it with EINVAL)
+#           to load it with EINVAL; twins: of two structs with the same
+#           members, one __randomize_layout, some members moved)
 #           (warn/error TEXT is matched against the make output)
 # The "-norand" case switches passport's randstruct off again with KCFLAGS:
 # the negative control, whose module must see other layouts.
@@ -41,13 +42,13 @@ done
 # kernel's INIT_STACK_ALL_ZERO adds -ftrivial-auto-var-init=zero, which
 # gcc-11 does not have (a Kbuild limitation the plugins do not change).
 cases="
-same_clang19    clang19  clang-19  -   build;nowarn;agree
-clang14_by_19   clang14  clang-19  19  build;warn=LLVM pass stackleak disabled;warn=LLVM pass structleak disabled;warn=LLVM pass latent_entropy disabled;warn=randstruct: layouts identical;agree
+same_clang19    clang19  clang-19  -   build;nowarn;agree;twins
+clang14_by_19   clang14  clang-19  19  build;warn=LLVM pass stackleak disabled;warn=LLVM pass structleak disabled;warn=LLVM pass latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
 clang14_by_19_noplugin clang14 clang-19 - error=randstruct: this module's compiler
-gcc12_by_clang19 gcc12   clang-19  19  build;warn=GCC plugin stackleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree
+gcc12_by_clang19 gcc12   clang-19  19  build;warn=GCC plugin stackleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
 gcc12_by_clang19_norand gcc12 clang-19 19 build;differ
-gcc11_by_gcc12  gcc11-structleak gcc-12 - build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical to the kernel's: its randomize_layout plugin rebuilt;agree
-same_gcc12      gcc12    gcc-12    -   build;nowarn;agree
+gcc11_by_gcc12  gcc11-structleak gcc-12 - build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical to the kernel's: its randomize_layout plugin rebuilt;agree;twins
+same_gcc12      gcc12    gcc-12    -   build;nowarn;agree;twins
 "
 
 out=$repo/build/boot-tests/oot
@@ -55,6 +56,7 @@ mkdir -p "$out"
 passed=0 failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+check_() { if [ $? = 0 ]; then pass "$*"; else fail "$*"; fi; }
 
 # build_case CASE KERNEL CC PLUGIN: make M=... ; output in $out/CASE.build.log
 build_case() {
@@ -73,7 +75,7 @@ build_case() {
 }
 
 modules=()
-declare -A boot_expect kernels_used
+declare -A boot_expect kernels_used twins
 while read -r c k cc plugin expect; do
   [ -n "$c" ] || continue
   if [ -n "$only" ] && [[ ",$only," != *",$c,"* ]]; then continue; fi
@@ -95,6 +97,7 @@ while read -r c k cc plugin expect; do
       nowarn) if grep -q 'disabled for this module\|compiler differs' "$log"; then fail "$c: unexpected mismatch warning ($log)"
               else pass "$c: same compiler: no mismatch warning"; fi ;;
       agree|differ) boot_expect[$c]=$e; kernels_used[$k]+=" $c" ;;
+      twins) twins[$c]=1 ;;
       *) fail "$c: unknown expectation '$e'" ;;
     esac
   done
@@ -128,6 +131,12 @@ for k in "${!kernels_used[@]}"; do
       pass "$c: in the guest: $line ($(grep -a -m1 "pp_$c: task_struct" "$blog" | grep -o 'offsetof.*' | tr -d ')'))"
     else
       fail "$c: in the guest, expected layouts to $want; got '${line:-no line}' (log: $blog)"
+    fi
+    if [ -n "${twins[$c]:-}" ]; then
+      line=$(grep -a -m1 -o "pp_$c: randstruct twins: [0-9]* of 8 members moved" "$blog")
+      n=$(grep -o 'twins: [0-9]*' <<<"$line" | grep -o '[0-9]*$')
+      [ -n "$n" ] && [ "$n" -gt 0 ]
+      check_ "$c: in the guest: ${line:-no twins line} (randomization happened)"
     fi
   done
 done

@@ -124,6 +124,21 @@ verdicts() {
         check "$name" "latent-entropy: latent_entropy changes across fork()" "$?" \
           "${detail:-$(grep -a -m1 'passport: latent-entropy:' "$log" || echo 'no latent-entropy line')}"
         ;;
+      latent-entropy-boots)
+        # Two boots of the same kernel start init with different values, and
+        # neither is the compile-time initialiser in vmlinux: the boot's
+        # __latent_entropy initcalls changed it.
+        local b1 b2 addr init
+        b1=$(grep -a -m1 -o 'latent_entropy at 0x[0-9a-f]*: before=0x[0-9a-f]*' "$log" | sed 's/.*before=//')
+        b2=$(grep -a -m1 -o 'latent_entropy at 0x[0-9a-f]*: before=0x[0-9a-f]*' "$off" | sed 's/.*before=//')
+        addr=$(nm "$out/vmlinux" | awk '$3 == "latent_entropy" { print $1 }')
+        init=$(objdump -s --start-address=0x$addr --stop-address=$(printf '0x%x' $((0x$addr + 8))) "$out/vmlinux" 2>/dev/null \
+               | awk '/^ [0-9a-f]+ / { print $2 $3 }' | head -n 1 | sed 's/\(..\)/\1 /g' | awk '{ for (i = NF; i; i--) printf "%s", $i }')
+        [ -n "$b1" ] && [ -n "$b2" ] && [ -n "$init" ] && [ "$b1" != "$b2" ] \
+          && [ "$b1" != "0x$init" ] && [ "$b2" != "0x$init" ]
+        check "$name" "latent-entropy-boots: differs between two boots and from its initialiser after the initcalls" "$?" \
+          "vmlinux initialiser 0x${init:-?}, boot 1 ${b1:-?}, boot 2 ${b2:-?}"
+        ;;
       autoinit=*)
         detail=$(grep -a -m1 -o 'mem auto-init: .*' "$log" | tr -d '\r')
         [[ $detail == "mem auto-init: stack:${c#autoinit=},"* ]]
@@ -261,7 +276,7 @@ while read -r name cc tree frags checks rest; do
   : > "$off"
   if [[ ",$checks," == *",stackleak-off,"* ]]; then
     if "$repo/qemu/boot.sh" --kernel "$bz" --initrd "$initrd" --timeout "$timeout" \
-         --run stack-erasing-off,lkdtm-stackleak,stack-erasing-on --append 'kunit.filter_glob=none' --log "$off"; then
+         --run stack-erasing-off,lkdtm-stackleak,stack-erasing-on,latent-entropy --append 'kunit.filter_glob=none' --log "$off"; then
       pass "$name: boot with stack_erasing=0"
     else
       fail "$name: boot with stack_erasing=0 (log: $off)"

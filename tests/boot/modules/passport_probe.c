@@ -99,11 +99,31 @@ static bool check_file_operations(void)
 	return ok;
 }
 
+/*
+ * Twin structs (the idea of upstream's later randstruct KUnit test): the
+ * same members, one randomized, one not.  With randstruct on, some members
+ * must move; this shows the module's compiler really randomized.
+ */
+#define TWIN_MEMBERS int a; long b; char c; void *d; short e; unsigned long f; int g; char *h;
+struct twin_plain { TWIN_MEMBERS } __no_randomize_layout;
+struct twin_random { TWIN_MEMBERS } __randomize_layout;
+
+#define TWIN_MOVED(m) (offsetof(struct twin_plain, m) != offsetof(struct twin_random, m))
+
+static void report_twins(void)
+{
+	int moved = TWIN_MOVED(a) + TWIN_MOVED(b) + TWIN_MOVED(c) + TWIN_MOVED(d) +
+		    TWIN_MOVED(e) + TWIN_MOVED(f) + TWIN_MOVED(g) + TWIN_MOVED(h);
+
+	pr_info("randstruct twins: %d of 8 members moved\n", moved);
+}
+
 static int __init probe_init(void)
 {
 	bool ok;
 
 	pr_info("built by %s\n", __VERSION__);
+	report_twins();
 	ok = check_task_struct() && check_file_operations();
 	pr_info("randstruct layouts %s the kernel\n",
 		ok ? "agree with" : "DIFFER from");
