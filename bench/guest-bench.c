@@ -245,37 +245,35 @@ static long op_erase_depth(const struct op *o, int fd)
 	return d[5];
 }
 
-static long cmdline_long(const char *key)
+/* What follows KEY on the kernel command line, or NULL. */
+static const char *cmdline_find(const char *key)
 {
-	char buf[4096], *p;
+	static char buf[4096];
 	int fd = open("/proc/cmdline", O_RDONLY);
 	ssize_t n;
+	char *p;
 
 	if (fd < 0)
-		return 0;
+		return NULL;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return NULL;
 	buf[n] = '\0';
 	p = strstr(buf, key);
-	return p ? strtol(p + strlen(key), NULL, 10) : 0;
+	return p ? p + strlen(key) : NULL;
+}
+
+static long cmdline_long(const char *key)
+{
+	const char *v = cmdline_find(key);
+
+	return v ? strtol(v, NULL, 10) : 0;
 }
 
 static int cmdline_has(const char *key)
 {
-	char buf[4096];
-	int fd = open("/proc/cmdline", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return strstr(buf, key) != NULL;
+	return cmdline_find(key) != NULL;
 }
 
 static void info_file(const char *key, const char *path)
