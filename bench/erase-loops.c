@@ -28,6 +28,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "erase-loops.h"
 
 /* Step (1): the lowest address from which up everything must be rewritten. */
@@ -89,4 +90,22 @@ size_t erase_stosq(uint64_t *low, uint64_t *lowest, uint64_t *high)
 void memset_stosb(void *dst, int c, size_t n)
 {
 	__asm__ volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
+}
+
+/* Through a pointer the compiler cannot see through: the library call, not
+ * folded, inlined or dropped as a dead store. */
+static void *(*volatile library_memset)(void *, int, size_t) = memset;
+
+void erase_variant(int v, uint64_t *low, uint64_t *lowest, uint64_t *high)
+{
+	size_t bytes = (size_t)(high - lowest) * sizeof(*high);
+
+	switch (v) {
+	case ERASE_GLIBC_MEMSET: library_memset(lowest, 0x2a, bytes); break;
+	case ERASE_MEMSET_STOSB: memset_stosb(lowest, 0x2a, bytes); break;
+	case ERASE_WORDS: erase_words(low, lowest, high); break;
+	case ERASE_STOSQ: erase_stosq(low, lowest, high); break;
+	case ERASE_UNROLLED: erase_unrolled(low, lowest, high); break;
+	}
+	__asm__ volatile("" ::: "memory");
 }

@@ -16,4 +16,9 @@ size_t erase_unrolled(uint64_t *low, uint64_t *lowest, uint64_t *high);
 size_t erase_stosq(uint64_t *low, uint64_t *lowest, uint64_t *high);
 void memset_stosb(void *dst, int c, size_t n);
 
+/* One run of comparison variant V over [lowest, high) (the memsets) or the
+ * erase below it (the models), as both benchmarks time them. */
+enum { ERASE_GLIBC_MEMSET, ERASE_MEMSET_STOSB, ERASE_WORDS, ERASE_STOSQ, ERASE_UNROLLED };
+void erase_variant(int v, uint64_t *low, uint64_t *lowest, uint64_t *high);
+
 #endif

@@ -40,10 +40,6 @@
 static uint64_t stack[STACK_BYTES / 8] __attribute__((aligned(64)));
 static const char *const variant[NVAR] = { "memset", "memset-stosb", "erase-words", "erase-stosq", "erase-unrolled" };
 
-/* memset through a pointer the compiler cannot see through, so it is not
- * folded or dropped as a dead store. */
-static void *(*volatile memset_fn)(void *, int, size_t) = memset;
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -57,16 +53,8 @@ static void run_variant(int v, size_t bytes, int batch)
 	uint64_t *high = stack + STACK_BYTES / 8, *lowest = high - bytes / 8;
 	int k;
 
-	for (k = 0; k < batch; k++) {
-		switch (v) {
-		case 0: memset_fn(lowest, 0x2a, bytes); break;
-		case 1: memset_stosb(lowest, 0x2a, bytes); break;
-		case 2: erase_words(stack, lowest, high); break;
-		case 3: erase_stosq(stack, lowest, high); break;
-		case 4: erase_unrolled(stack, lowest, high); break;
-		}
-		__asm__ volatile("" ::: "memory");
-	}
+	for (k = 0; k < batch; k++)
+		erase_variant(v, stack, lowest, high);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -396,14 +396,7 @@ static void run_user_limits(const long *depths)
 				uint64_t t0 = now_ns();
 
 				for (k = 0; k < batch; k++) {
-					switch (v) {
-					case 0: memset(lowest, 0x2a, d); break;
-					case 1: memset_stosb(lowest, 0x2a, d); break;
-					case 2: erase_words(stack, lowest, high); break;
-					case 3: erase_stosq(stack, lowest, high); break;
-					case 4: erase_unrolled(stack, lowest, high); break;
-					}
-					__asm__ volatile("" ::: "memory");
+					erase_variant(v, stack, lowest, high);
 				}
 				t[s] = (double)(now_ns() - t0) / batch;
 			}
