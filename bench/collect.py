@@ -6,25 +6,32 @@ usage:
       One line per function of ELF (a vmlinux, or any x86-64 ELF), from
       `objdump -d`: name, section, size in bytes, whether it calls
       stackleak_track_stack, whether it touches latent_entropy, the frame
-      it allocates (the first `sub $N,%rsp` of its prologue, 0 if none) and
-      how many registers its prologue pushes. Also writes OUT.tsv.size with
-      the `size` line (text data bss) of ELF.
+      it allocates (the first `sub $N,%rsp` of its prologue, 0 if none),
+      how many registers its prologue pushes, and whether its straight-line
+      head (before the first jump, call or return) has a 5-byte
+      `nopl 0x0(%rax,%rax,1)`: what passport-finalize leaves where it
+      removed a tracking call (a GCC kernel, whose plugin deletes the call,
+      shows how often such a NOP is there for other reasons). Also writes
+      OUT.tsv.size with the `size` line (text data bss) of ELF.
 
   bench/collect.py buildcost --dir KBUILD_DIR --feature F [--objects N]
                    [--reps R] [--out OUT.tsv]
       The compile-time cost of one feature's plugin, measured on a kernel's
       own compile commands (the `cmd_...` line of each .o.cmd): N objects
       spread evenly over the sorted list of the build's C objects, each
-      compiled R times with the recorded command ("with") and R times with
-      the feature's plugin flags removed ("without"), alternating with and
-      without so that load changes on the host hit both alike. Time is the
+      compiled R times with the recorded command ("with"), R times with
+      the feature's plugin flags removed ("without") and R times more the
+      same as without ("control": an A/A comparison, whose difference from
+      "without" is the noise floor of this run), taking turns so that load
+      changes on the host hit all three alike. Time is the
       CPU time (user + sys) of the compiler processes, from wait4(), which a
       busy host disturbs less than wall time. ccache is taken out of the
       command; output goes to a temporary directory (the build directory is
       only read). For passport's stackleak the post-codegen step
       (passport-finalize) belongs to "with". A GCC plugin's -D<NAME>_PLUGIN
       macro goes with it (the source must not use the plugin's attributes
-      without the plugin). Features:
+      without the plugin), and so do passport's -DLATENT_ENTROPY_PLUGIN and
+      -DSTRUCTLEAK_LLVM_PASS. Features:
         gcc-stackleak        -fplugin=...stackleak_plugin.so and its args
         gcc-latent-entropy   the latent_entropy plugin
         gcc-structleak       the structleak plugin
@@ -35,7 +42,7 @@ usage:
                              and passport-finalize (the plugin stays loaded)
         passport-structleak, passport-latent-entropy, passport-randstruct
                              that feature's -mllvm options
-      OUT.tsv: object, variant (with|without), rep, cpu seconds.
+      OUT.tsv: object, variant (with|without|control), rep, cpu seconds.
 
 Standard library only.
 """
@@ -67,7 +74,7 @@ def parse_objdump(lines):
                 yield fn
             fn = {"name": m.group(2), "section": section, "start": int(m.group(1), 16),
                   "end": int(m.group(1), 16), "tracked": 0, "latent": 0, "frame": 0,
-                  "pushes": 0, "insns": 0, "prologue": True}
+                  "pushes": 0, "insns": 0, "prologue": True, "nop_entry": 0, "head": True}
             continue
         if fn is None or "\t" not in line:
             continue
@@ -83,6 +90,11 @@ def parse_objdump(lines):
             fn["tracked"] = 1
         if "<latent_entropy>" in insn or "<latent_entropy+" in insn:
             fn["latent"] = 1
+        if fn["head"]:
+            if insn.startswith("nopl") and insn.endswith("0x0(%rax,%rax,1)"):
+                fn["nop_entry"] = 1
+            elif insn.startswith(("j", "call", "ret")) or fn["insns"] > 16:
+                fn["head"] = False
         # The prologue: pushes, then at most one sub from %rsp. The call to
         # the tracker (or endbr/nop padding) may sit between them.
         if fn["prologue"] and fn["insns"] <= 16:
@@ -103,11 +115,11 @@ def cmd_static(elf, out):
     objdump = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", elf],
                                stdout=subprocess.PIPE, text=True, errors="replace")
     with open(out + ".tmp", "w") as f:
-        f.write("# name\tsection\tbytes\ttracked\tlatent\tframe\tpushes\n")
+        f.write("# name\tsection\tbytes\ttracked\tlatent\tframe\tpushes\tnop_entry\n")
         for fn in parse_objdump(objdump.stdout):
-            f.write("%s\t%s\t%d\t%d\t%d\t%d\t%d\n" % (
+            f.write("%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n" % (
                 fn["name"], fn["section"], fn["end"] - fn["start"] + 1, fn["tracked"],
-                fn["latent"], fn["frame"], fn["pushes"]))
+                fn["latent"], fn["frame"], fn["pushes"], fn["nop_entry"]))
     if objdump.wait() != 0:
         sys.exit("collect: objdump -d %s failed" % elf)
     os.replace(out + ".tmp", out)
@@ -145,11 +157,16 @@ def feature_filter(feature):
             return res
         return drop
 
+    # The macros passport's Kbuild flags define next to the -mllvm options.
+    passport_defines = {"latent-entropy": "-DLATENT_ENTROPY_PLUGIN", "structleak": "-DSTRUCTLEAK_LLVM_PASS"}
+
     def passport(args):
         res, skip = [], False
         for a in args:
             if skip:
                 skip = False
+                continue
+            if a in passport_defines.values():
                 continue
             if a == "-mllvm":
                 skip = True
@@ -171,7 +188,7 @@ def feature_filter(feature):
                 if a == "-mllvm" and i + 1 < len(args) and args[i + 1].startswith("-passport-" + name):
                     i += 2
                     continue
-                if a == "-fstack-size-section" and name == "stackleak":
+                if (a == "-fstack-size-section" and name == "stackleak") or a == passport_defines.get(name):
                     i += 1
                     continue
                 res.append(a)
@@ -284,10 +301,10 @@ def cmd_buildcost(args):
             if feature not in ("passport", "passport-stackleak"):
                 with_post = None
             for r in range(reps):
-                # alternate the order per repetition
-                order = [("with", with_cmd, with_post), ("without", without_cmd, None)]
-                if r % 2:
-                    order.reverse()
+                # rotate the order per repetition
+                order = [("with", with_cmd, with_post), ("without", without_cmd, None),
+                         ("control", without_cmd, None)]
+                order = order[r % 3:] + order[:r % 3]
                 for variant, c, p in order:
                     t = cpu_seconds(c, p, kdir)
                     if t is None:

@@ -9,13 +9,16 @@ so that a report number that did not come from the run's data is caught:
   - every section is there, every plot it links exists (PNG and SVG, not
     empty), no placeholder text (TODO, XXX, nan, None)
   - kernels table: status as in kernels.tsv; functions calling
-    stackleak_track_stack as counted in static/NAME.tsv; benchmark boots
-    as many as complete boot logs
+    stackleak_track_stack and functions with an entry NOP as counted in
+    static/NAME.tsv; benchmark boots as many as complete boot logs
+  - per-fd tracking NOPs: each function's state (NOP, call, none) as in
+    static/NAME.tsv, predicted cost = NOPs per fd x the boots' fds
   - per stackleak kernel: off / on ns per call and the erase cost equal the
     boot logs' medians (mean over boots)
   - cost pairs: each percentage recomputed from the logs
   - native table: min / median of every variant as in native.txt
   - boot time to "Run /init": every boot's printk mark
+  - compile-time cost: cost and A/A noise recomputed from buildcost/*.tsv
   - every kernel whose status is "missing" is named under "Missing"
   - the verdict table has one row per GCC plugin
 
@@ -25,6 +28,7 @@ exit status 1 if any failed. Standard library only.
 import glob
 import os
 import re
+import statistics
 import sys
 
 SECTIONS = ["## Method", "## Kernels", "## Stack erase cost", "## Erase vs memset", "## Cost of each feature",
@@ -32,6 +36,17 @@ SECTIONS = ["## Method", "## Kernels", "## Stack erase cost", "## Erase vs memse
             "## Compile-time cost", "## Verdict", "## Missing from this run"]
 OPS = ["getpid", "uname", "poll", "select", "procfs", "fork"]
 PLUGINS = ["stackleak", "structleak", "latent_entropy", "randstruct"]
+
+
+def static_fields(path):
+    """static/NAME.tsv: {function: its fields}, the first line of each name."""
+    res = {}
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("#"):
+                k = line.rstrip("\n").split("\t")
+                res.setdefault(k[0], k + ["0"] * (8 - len(k)))
+    return res
 
 
 class Checker:
@@ -48,13 +63,13 @@ class Checker:
             print("FAIL: " + what)
 
     def section(self, head):
-        """Text from a heading (prefix match) to the next heading of its level."""
+        """Text from a heading (prefix match) to the next heading of its level or above."""
         level = head.split(" ")[0]
         i = self.text.find("\n" + head)
         if i < 0:
             return ""
-        j = self.text.find("\n" + level + " ", i + 1)
-        return self.text[i:j if j > 0 else len(self.text)]
+        m = re.compile(r"\n#{1,%d} " % len(level)).search(self.text, i + 1)
+        return self.text[i:m.start() if m else len(self.text)]
 
     @staticmethod
     def tables(text):
@@ -136,10 +151,11 @@ def main(argv):
         c.check(r[head.index("status")] == status, "kernel %s: status %r, kernels.tsv says %r" % (name, r[head.index("status")], status))
         st = os.path.join(run, "static", name + ".tsv")
         if os.path.exists(st):
-            with open(st) as f:
-                n = sum(1 for l in f if not l.startswith("#") and l.split("\t")[3] == "1")
-            got = r[head.index("fns tracked (stackleak)")]
-            c.check(got == str(n), "kernel %s: %s functions tracked in the report, %d in static/%s.tsv" % (name, got, n, name))
+            fields = static_fields(st)
+            for col, i in (("fns tracked (stackleak)", 3), ("fns with an entry NOP", 7)):
+                n = sum(1 for f in fields.values() if f[i] == "1")
+                got = r[head.index(col)]
+                c.check(got == str(n), "kernel %s: %s %s in the report, %d in static/%s.tsv" % (name, got, col, n, name))
         nb = sum(1 for p in glob.glob(os.path.join(run, "boot", name + ".*.log"))
                  if re.search(r"\.\d+\.log$", p) and "passport: bench: done" in open(p, errors="replace").read())
         c.check(r[head.index("benchmark boots")] == str(nb), "kernel %s: boots %s, logs %d" % (name, r[head.index("benchmark boots")], nb))
@@ -228,6 +244,41 @@ def main(argv):
         if marks:
             got = rows.get(name, ["", ""])[1]
             c.check(got == " / ".join(marks), "boot time %s: report %r, logs %r" % (name, got, " / ".join(marks)))
+
+    # per-fd tracking NOPs
+    ntab = [t for t in Checker.tables(c.section("### Where the tracking cost goes")) if t[0][0] == "kernel"]
+    fds = set()
+    for path in glob.glob(os.path.join(run, "boot", "*.log")):
+        fds |= set(re.findall(r"^passport: bench: info fds=(\d+)", open(path, errors="replace").read(), re.M))
+    for r in (ntab[0][1:] if ntab else []):
+        fields = static_fields(os.path.join(run, "static", r[0] + ".tsv"))
+        for item in r[1].split(", "):
+            fn, state = item.split(" ")
+            f = fields.get(fn)
+            want = "NOP" if f and f[7] == "1" else "call" if f and f[3] == "1" else "none"
+            c.check(state == want, "per-fd %s %s: report %s, static %s" % (r[0], fn, state, want))
+        c.check(len(fds) == 1 and r[3] == str(int(r[2]) * int(min(fds))),
+                "per-fd %s: predicted %s, not %s NOPs x fds %s" % (r[0], r[3], r[2], sorted(fds)))
+
+    # compile-time cost: sums of per-object medians, with / without and control / without
+    btab = [t for t in Checker.tables(c.section("## Compile-time cost")) if t[0][0] == "kernel"]
+    rows = {(r[0], r[1]): r for r in (btab[0][1:] if btab else [])}
+    head = btab[0][0] if btab else []
+    for path in glob.glob(os.path.join(run, "buildcost", "*.tsv")):
+        kernel, _, feature = os.path.basename(path)[:-4].partition(".")
+        per = {}
+        for line in open(path):
+            if not line.startswith("#"):
+                obj, variant, _, t = line.split("\t")
+                per.setdefault((obj, variant), []).append(float(t))
+        tot = {v: sum(statistics.median(x) for (o, w), x in per.items() if w == v) for v in ("with", "without", "control")}
+        r = rows.get((kernel, feature))
+        c.check(r is not None, "buildcost %s %s not in the table" % (kernel, feature))
+        if r:
+            want = (fmt_pct((tot["with"] / tot["without"] - 1) * 100, 2),
+                    "±%.2f %%" % abs((tot["control"] / tot["without"] - 1) * 100))
+            got = (r[head.index("cost (medians)")], r[head.index("noise (A/A)")])
+            c.check(got == want, "buildcost %s %s: report %s, data %s" % (kernel, feature, got, want))
 
     # missing kernels and verdicts
     miss = c.section("## Missing from this run")
