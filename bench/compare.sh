@@ -21,8 +21,10 @@
 #   --timeout S      per-boot QEMU timeout (default 900)
 #   --native-reps N  samples per variant of the native erase benchmark (default 1000)
 #   --buildcost-objects N, --buildcost-reps N
-#                    compile-time cost: objects per kernel (default 8) and
-#                    repetitions per object and variant (default 5)
+#                    compile-time cost: objects per kernel (default 6) and
+#                    repetitions per object and variant (default 6: a
+#                    multiple of 3, so with, without and control each
+#                    take every place in the rotation equally often)
 #   --no-buildcost   skip the compile-time measurement
 #   --run DIR        raw data directory (default build/compare/run; the
 #                    previous one is kept as DIR.prev)
@@ -41,7 +43,7 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 usage() { sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 kernels_opt='' reuse=0 nobuild=0 jobs=1 boots=2 samples='' timeout=900 native_reps=1000
-bc_objects=8 bc_reps=5 buildcost=1 run=$repo/build/compare/run out=$repo/report
+bc_objects=6 bc_reps=6 buildcost=1 run=$repo/build/compare/run out=$repo/report
 report_only=0 verbose=0
 while [ $# -gt 0 ]; do
   case $1 in
@@ -254,7 +256,7 @@ gcc -O2 -Wall -Wextra -Werror -o "$run/bin/erase-native" "$repo/bench/erase-nati
 buildcost() {
   local name=$1 feature=$2 ts=$SECONDS
   grep -q "^$name	" "$run/kernels.tsv" && ! grep -q "^$name	.*	missing" "$run/kernels.tsv" || return 0
-  step "$name: compile-time cost of $feature ($bc_objects objects x $bc_reps reps, with/without alternating)"
+  step "$name: compile-time cost of $feature ($bc_objects objects x $bc_reps reps, with/without/control in turn)"
   if ! python3 "$repo/bench/collect.py" buildcost --dir "$repo/build/kernel/$name" --feature "$feature" \
        --objects "$bc_objects" --reps "$bc_reps" --out "$run/buildcost/$name.$feature.tsv" 2>>"$run/logs/buildcost.log"; then
     step "$name: compile-time cost of $feature FAILED (logs/buildcost.log)"
