@@ -266,13 +266,15 @@ buildcost() {
 }
 if [ $buildcost = 1 ]; then
   # stackleak on both sides, every plugin together on both sides, then the
-  # other GCC plugins one by one
+  # other plugins one by one, GCC's and passport's
   buildcost gcc12 gcc-stackleak
   buildcost clang19 passport-stackleak
   buildcost gcc12 gcc-all
   buildcost clang19 passport
   buildcost gcc12 gcc-latent-entropy
+  buildcost clang19 passport-latent-entropy
   buildcost gcc11-structleak gcc-structleak
+  buildcost clang19 passport-structleak
 fi
 
 report
