@@ -33,7 +33,7 @@ import sys
 
 SECTIONS = ["## Method", "## Kernels", "## Stack erase cost", "## Erase vs memset", "## Cost of each feature",
             "## Boot time", "## Boot-to-boot agreement", "## Native", "## Instrumentation",
-            "## Compile-time cost", "## Verdict", "## Missing from this run"]
+            "## Compile-time cost", "## Verdict", "## Targets", "## Missing from this run"]
 OPS = ["getpid", "uname", "poll", "select", "procfs", "fork"]
 PLUGINS = ["stackleak", "structleak", "latent_entropy", "randstruct"]
 
