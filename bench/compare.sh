@@ -14,7 +14,8 @@
 #   --reuse          use an existing build/kernel/NAME/bzImage as it is
 #                    (default: run kernel-build.sh, incremental)
 #   --no-build       never build: a kernel without a bzImage is reported missing
-#   --jobs N         make -jN for kernel builds (default 1: the machine is shared)
+#   --jobs N         make -jN for kernel builds (default: nproc; the builds
+#                    finish before anything is measured)
 #   --boots N        benchmark boots per kernel (default 2)
 #   --samples N      override the in-guest samples per op (default: the
 #                    benchmark's own, 51 per syscall)
@@ -42,7 +43,7 @@ prog=compare
 die() { echo "$prog: error: $*" >&2; exit 1; }
 usage() { sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-kernels_opt='' reuse=0 nobuild=0 jobs=1 boots=2 samples='' timeout=900 native_reps=1000
+kernels_opt='' reuse=0 nobuild=0 jobs=$(nproc) boots=2 samples='' timeout=900 native_reps=1000
 bc_objects=6 bc_reps=6 buildcost=1 run=$repo/build/compare/run out=$repo/report
 report_only=0 verbose=0
 while [ $# -gt 0 ]; do
