@@ -717,7 +717,7 @@ class Report:
             if noise is None:
                 judged = "– (no control in this run)"
             elif cost - noise > 1.0:
-                judged = "✗ above 1 % by %.2f pp beyond the noise" % (cost - noise - 1.0)
+                judged = "✗ above 1 %% by %.2f pp beyond the noise" % (cost - noise - 1.0)
             elif cost + noise <= 1.0:
                 judged = "✓"
             else:
