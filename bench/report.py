@@ -716,6 +716,8 @@ class Report:
             self.facts[("buildcost-noise", kernel, feature)] = noise
             if noise is None:
                 judged = "– (no control in this run)"
+            elif cost < -noise:
+                judged = "– not resolved: a saving larger than the A/A noise means the host drifted"
             elif cost - noise > 1.0:
                 judged = "✗ above 1 %% by %.2f pp beyond the noise" % (cost - noise - 1.0)
             elif cost + noise <= 1.0:
@@ -899,6 +901,7 @@ class Report:
             x, noise = self.facts[("buildcost", kernel, feature)], self.facts.get(("buildcost-noise", kernel, feature))
             rows.append(["compile time of %s on %s ≤ +1 %%" % (feature, kernel),
                          "%s (noise ±%s)" % (fmt_pct(x, 2), "%.2f %%" % noise if noise is not None else "?"),
+                         "– not resolved: a saving larger than the A/A noise" if noise is not None and x < -noise else
                          "✓ met" if noise is not None and x + noise <= 1.0 else
                          "✗ missed by %.2f pp" % (x - 1.0) if noise is not None and x - noise > 1.0 else
                          "– not resolved within the noise"])
