@@ -809,15 +809,16 @@ class Report:
         cost = (state, "; ".join(ev + tracking))
         return coverage, tests, cost
 
-    def tracking_ns(self):
-        """{kernel: [instructions per call its stackleak tracking adds, per SINGLE op]}:
-        erase off against its no-stackleak twin (bench/pairs.txt)."""
+    def tracking_ns(self, phase=base_phase):
+        """{kernel: [instructions per call its stackleak adds, per SINGLE op]}:
+        WITH in PHASE (default erase off: tracking only; full_phase: tracking
+        and erase) against its no-stackleak twin (bench/pairs.txt)."""
         track = {}
         for p in self.pairs:
             if p["feature"] != "stackleak" or self.missing(p["with"]) or self.missing(p["without"]):
                 continue
             bw, bo = self.boots[p["with"]], self.boots[p["without"]]
-            ns = [value(bw, base_phase(bw), op) for op in SINGLE], [value(bo, base_phase(bo), op) for op in SINGLE]
+            ns = [value(bw, phase(bw), op) for op in SINGLE], [value(bo, base_phase(bo), op) for op in SINGLE]
             if None not in ns[0] + ns[1]:
                 track[p["with"]] = [a - b for a, b in zip(*ns)]
         return track
@@ -867,13 +868,7 @@ class Report:
         self.w("## Targets", "")
         rows = []
         # 1. stackleak overhead (tracking + erase, vs the no-stackleak twin), Clang against GCC, per call
-        total = {}
-        for p in self.pairs:
-            if p["feature"] == "stackleak" and not self.missing(p["with"]) and not self.missing(p["without"]):
-                bw, bo = self.boots[p["with"]], self.boots[p["without"]]
-                ns = [(value(bw, full_phase(bw), op), value(bo, base_phase(bo), op)) for op in SINGLE]
-                if all(a is not None and b is not None for a, b in ns):
-                    total[p["with"]] = [a - b for a, b in ns]
+        total = self.tracking_ns(full_phase)
         gcc = [k for k in total if self.kernels[k]["cc"].startswith("gcc")]
         clang = [k for k in total if self.kernels[k]["cc"].startswith("clang")]
         if gcc and clang:
