@@ -417,12 +417,30 @@ static LLVMTypeRef void_fn_type(LLVMContextRef ctx)
 	return LLVMFunctionType(LLVMVoidTypeInContext(ctx), NULL, 0, 0);
 }
 
+void passport_declared_like_clang(LLVMModuleRef M, LLVMValueRef global)
+{
+	static const char pic[] = "PIC Level";
+
+	if (!LLVMGetModuleFlag(M, pic, sizeof(pic) - 1))
+		passport_set_dso_local(global);
+}
+
+LLVMValueRef passport_declare_global(LLVMModuleRef M, LLVMTypeRef ty, const char *name)
+{
+	LLVMValueRef gv = LLVMAddGlobal(M, ty, name);
+
+	passport_declared_like_clang(M, gv);
+	return gv;
+}
+
 LLVMValueRef passport_void_fn(LLVMModuleRef M, const char *name)
 {
 	LLVMValueRef fn = LLVMGetNamedFunction(M, name);
 
-	if (!fn)
+	if (!fn) {
 		fn = LLVMAddFunction(M, name, void_fn_type(LLVMGetModuleContext(M)));
+		passport_declared_like_clang(M, fn);
+	}
 	return fn;
 }
 

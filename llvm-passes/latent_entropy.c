@@ -205,7 +205,7 @@ static LLVMValueRef global_ptr(struct latent *s)
 		if (LLVMGetNamedFunction(s->M, GLOBAL))
 			passport_fatal(s->pass, "'" GLOBAL "' is a function, expected "
 				       "'volatile unsigned long " GLOBAL "'");
-		gv = LLVMAddGlobal(s->M, s->long_ty, GLOBAL);
+		gv = passport_declare_global(s->M, s->long_ty, GLOBAL);
 		passport_note(s->pass, "declare external %s", GLOBAL);
 	}
 	if (LLVMGlobalGetValueType(gv) != s->long_ty)

@@ -169,6 +169,21 @@ void passport_position_at_entry(LLVMBuilderRef b, LLVMValueRef f);
 /* Position B right after instruction I. */
 void passport_position_after(LLVMBuilderRef b, LLVMValueRef i);
 
+/* ---- declaring symbols -------------------------------------------------- */
+
+/* Mark GLOBAL, a declaration passport just added to M, the way Clang marks
+ * its own: dso_local unless M is position-independent.  The kernel is
+ * compiled -fno-pic; a non-dso_local data symbol would be reached through
+ * the GOT (R_X86_64_REX_GOTPCRELX), which the kernel's relocs tool rejects
+ * in a KASLR (RELOCATABLE) build. */
+void passport_declared_like_clang(LLVMModuleRef M, LLVMValueRef global);
+
+/* Implemented in shim.cpp (no C API): set GLOBAL's dso_local flag. */
+void passport_set_dso_local(LLVMValueRef global);
+
+/* External declaration of a global variable NAME of type TY in M. */
+LLVMValueRef passport_declare_global(LLVMModuleRef M, LLVMTypeRef ty, const char *name);
+
 /* Declaration of `void NAME(void)` in M, created if missing. */
 LLVMValueRef passport_void_fn(LLVMModuleRef M, const char *name);
 

@@ -4,6 +4,8 @@
  * cl::opt options made from the C pass table, the pass wrapper that hands
  * the module to C, and the pass-builder callbacks.  Pass logic is in C.
  *
+ * It also supplies the one helper the LLVM C API lacks (setting dso_local).
+ *
  * Options are LLVM options (-mllvm -passport-...), registered when the
  * plugin is loaded: clang must load it with -fplugin= as well as
  * -fpass-plugin=, or it parses -mllvm before the options exist.
@@ -12,6 +14,7 @@
 #include <deque>
 #include <string>
 
+#include "llvm/IR/GlobalValue.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -169,4 +172,11 @@ passport_core_plugin_info()
 {
 	return {LLVM_PLUGIN_API_VERSION, "passport", PASSPORT_VERSION,
 		register_callbacks};
+}
+
+/* passport.h: the LLVM C API has no setter for dso_local. */
+extern "C" __attribute__((visibility("default"))) void
+passport_set_dso_local(LLVMValueRef global)
+{
+	unwrap<GlobalValue>(global)->setDSOLocal(true);
 }
