@@ -29,7 +29,7 @@ passport = os.path.join(root, "passport")
 
 config.environment["PATH"] = os.pathsep.join([bindir, "/usr/lib/llvm-14/bin", config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PASSPORT_BUILD"] = build
-for var in ("HOME", "TMPDIR", "CI", "CSMITH_COUNT"):
+for var in ("HOME", "TMPDIR", "CI", "CSMITH_COUNT", "PASSPORT_TEST_STRICT"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -60,3 +60,16 @@ if other:
 config.available_features.add("llvm" + llvm)
 if os.path.exists(os.path.join(build, "gcc-plugins", "gcc-12", "stackleak_plugin.so")):
     config.available_features.add("gcc-plugins")
+
+# Features that depend on what is installed.  Under the test command
+# (PASSPORT_TEST_STRICT=1: ./passport test installs everything) a missing one
+# is an error, not a pile of UNSUPPORTED tests that hide a missing install
+# step.  llvmN features only pick the major a test runs on.
+missing = {
+    "gcc-plugins": "the kernel's GCC plugins are not built (gcc-12-plugin-dev, gcc-11-plugin-dev, linux-source-6.1)",
+    "other-llvm": "passport-llvm%s.so is the only plugin built (the mismatch tests need two majors)" % llvm,
+}
+if os.environ.get("PASSPORT_TEST_STRICT") == "1":
+    for feature, why in missing.items():
+        if feature not in config.available_features:
+            lit_config.fatal("feature %s missing: %s; ./passport test should have installed it" % (feature, why))
