@@ -20,6 +20,9 @@
  *   lkdtm-stackleak     LKDTM STACKLEAK_ERASING, then stack-heavy syscalls
  *                       (poll and select over many fds, uname, reads of
  *                       /proc files), then STACKLEAK_ERASING again
+ *   lkdtm-warning       LKDTM WARNING: the kernel WARNs with a stack trace
+ *                       (the unwinder's output, checked against the
+ *                       instrumented functions; the kernel carries on)
  *   stack-depth         print /proc/self/stack_depth (STACKLEAK_METRICS)
  *   latent-entropy      read the kernel's latent_entropy variable (address
  *                       from /proc/kallsyms, value through /proc/kcore)
@@ -215,6 +218,11 @@ static int act_lkdtm_stackleak(void)
 	rc |= stack_heavy_syscalls();
 	rc |= lkdtm("STACKLEAK_ERASING");
 	return rc;
+}
+
+static int act_lkdtm_warning(void)
+{
+	return lkdtm("WARNING");
 }
 
 /* ---- latent_entropy through /proc/kallsyms + /proc/kcore ---------------- */
@@ -420,6 +428,7 @@ static const struct {
 	int (*fn)(void);
 } actions[] = {
 	{ "lkdtm-stackleak", act_lkdtm_stackleak },
+	{ "lkdtm-warning", act_lkdtm_warning },
 	{ "stack-depth", act_stack_depth },
 	{ "latent-entropy", act_latent_entropy },
 	{ "dmesg", act_dmesg },

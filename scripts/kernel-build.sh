@@ -32,6 +32,9 @@
 # O/scripts/basic/randstruct.seed (and the matching randstruct_hash.h), so all
 # kernels lay out structs the same way.
 #
+# A build that compiled every object keeps make's output in O/build-full.log
+# (the boot layer counts its warnings; O/build.log is the last run's).
+#
 # After the build, O/instrumentation.txt holds static counts from
 # `objdump -d vmlinux`: functions calling stackleak_track_stack and
 # functions touching latent_entropy (per section).
@@ -46,7 +49,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prog=kernel-build
 
 usage() {
-  sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
   exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
@@ -254,6 +257,12 @@ if grep -q '^CONFIG_LLVM_PASSES=y' "$out/.config"; then
 fi
 
 tb=$SECONDS
+# A build that compiles every object (none existed when it started) keeps
+# make's output as build-full.log: an incremental build's log only shows the
+# warnings of what it recompiled, so the boot layer counts them there.
+full=0
+[ -n "$(find "$out" -name '*.o' -print -quit)" ] || full=1
+log_start=$(wc -l < "$log")
 targets=(bzImage)
 # modules: its modpost step writes Module.symvers (symbol CRCs with
 # MODVERSIONS), which out-of-tree modules are built against
@@ -264,6 +273,10 @@ if [ -n "${seed:-}" ] && [ "$(tr -d ' \n' < "$out/scripts/basic/randstruct.seed"
   die "the randstruct seed was regenerated during the build; $out is not using gcc-plugins/test.seed"
 fi
 say "build: done in $((SECONDS - tb))s: $out/arch/x86/boot/bzImage ($(stat -c %s "$out/arch/x86/boot/bzImage") bytes)"
+if [ $full = 1 ]; then
+  tail -n +$((log_start + 1)) "$log" > "$out/build-full.log"
+  say "build: every object compiled: make's output kept as $out/build-full.log"
+fi
 if [ $ccache_on = 1 ]; then
   say "ccache: $(ccache --show-log-stats -v 2>/dev/null | grep -E '^ *(Hits|Misses):' | head -n 2 | tr -s ' ' | paste -sd' ' || true)"
 fi

@@ -62,6 +62,19 @@ poisoned() {
   grep -a -o 'poisoned: *[0-9]*' "$1" | grep -o '[0-9]*$' | paste -sd' '
 }
 
+# The warning lines of a kernel's from-scratch build (compiler, objtool,
+# linker, modpost), one per line.
+build_warnings() {
+  grep -aiE '(^|[ :])warning:' "$1/build-full.log"
+}
+
+# The functions of the first stack trace in a log ("Call Trace:" up to
+# "</TASK>"), one per line, "? " kept in front of the unreliable ones.
+trace_functions() {
+  sed -n '/Call Trace:/,/<\/TASK>/p' "$1" | sed 's/^.*\] *//' | grep -v -e 'Call Trace:' -e '<' \
+    | sed -n 's/^\(? \)\{0,1\}\([A-Za-z0-9_.]*\)+0x.*/\1\2/p' | awk '!seen[$0]++'
+}
+
 # The stackinit KUnit cases of a log as "ok|not ok NAME [SKIP]", in order.
 stackinit_cases() {
   sed -n 's/^.*\] *\(\(not \)\{0,1\}ok\) [0-9]* \(test_[a-z0-9_]*\)\( # SKIP\)\{0,1\}.*$/\1 \3\4/p' "$1"
@@ -208,6 +221,45 @@ verdicts() {
           && grep -q '^CONFIG_RANDSTRUCT_FULL=y' "$out/.config"
         check "$name" "randstruct-seed: RANDSTRUCT_FULL with the fixed seed gcc-plugins/test.seed" "$?" "hash ${got:-missing}"
         ;;
+      quiet-as=*)
+        # As quiet as the same config without passport: no more warnings
+        # in the from-scratch build than kernel NAME's (built earlier).
+        local ref=${c#quiet-as=} mine theirs
+        if [ -f "$out/build-full.log" ] && [ -f "$repo/build/kernel/$ref/build-full.log" ]; then
+          mine=$(build_warnings "$out" | wc -l)
+          theirs=$(build_warnings "$repo/build/kernel/$ref" | wc -l)
+          [ "$mine" -le "$theirs" ]
+          check "$name" "quiet-as: no more build warnings than $ref" "$?" \
+            "$mine vs $theirs$([ "$mine" -le "$theirs" ] || echo ": $(build_warnings "$out" | head -n 3 | paste -sd' ')")"
+        else
+          fail "$name: quiet-as: no from-scratch build log of $name or $ref (build/kernel/NAME/build-full.log: rebuild from scratch)"
+        fi
+        ;;
+      kaslr)
+        # The kernel ran at a random base: latent_entropy's address in
+        # /proc/kallsyms differs between the two boots and from vmlinux's.
+        local a1 a2 link
+        a1=$(grep -a -m1 -o 'latent_entropy at 0x[0-9a-f]*' "$log" | sed 's/.* at //')
+        a2=$(grep -a -m1 -o 'latent_entropy at 0x[0-9a-f]*' "$off" | sed 's/.* at //')
+        link=0x$(nm "$out/vmlinux" | awk '$3 == "latent_entropy" { print $1 }')
+        grep -q '^CONFIG_RANDOMIZE_BASE=y' "$out/.config" && [ -n "$a1" ] && [ -n "$a2" ] \
+          && [ "$a1" != "$a2" ] && [ "$a1" != "$link" ] && [ "$a2" != "$link" ]
+        check "$name" "kaslr: the kernel runs at a different base on each boot" "$?" \
+          "latent_entropy linked at $link, boot 1 ${a1:-?}, boot 2 ${a2:-?}"
+        ;;
+      unwind)
+        # LKDTM WARNING's stack trace: the ORC unwinder follows it from
+        # the WARN to the syscall entry, every frame reliable (no "? "),
+        # through functions that carry the stackleak tracking call.
+        local frames unreliable tracked
+        frames=$(trace_functions "$log")
+        unreliable=$(grep -c '^? ' <<<"$frames")
+        tracked=$(grep -v '^? ' <<<"$frames" | grep -xF -f <(awk '{ print $1 }' "$out/stackleak-tracked.txt" 2>/dev/null) | paste -sd' ')
+        grep -q '^CONFIG_UNWINDER_ORC=y' "$out/.config" && grep -aq 'lkdtm_WARNING' <<<"$frames" \
+          && grep -qx 'do_syscall_64' <<<"$frames" && [ "$unreliable" = 0 ] && [ -n "$tracked" ]
+        check "$name" "unwind: ORC stack trace of a WARN from LKDTM to do_syscall_64, through tracked functions" "$?" \
+          "$(wc -l <<<"$frames") frames, $unreliable unreliable, tracked: ${tracked:-none}; $(paste -sd' ' <<<"$frames" | cut -c1-200)"
+        ;;
       stackleak-absent)
         grep -aq 'lkdtm: XFAIL: stackleak is not enabled' "$log" \
           && ! grep -aq 'lkdtm: OK: the rest of the thread stack' "$log"
@@ -258,6 +310,15 @@ while read -r name cc tree frags checks rest; do
     fi
   fi
   pass "$name: build ($(grep -v '^#' "$out/instrumentation.txt" 2>/dev/null | paste -sd' '))"
+  # Every kernel: passport leaves no trace in the build's warnings
+  # (lld's orphan-section warnings, modpost's non-allocatable sections).
+  if [ -f "$out/build-full.log" ]; then
+    n=$(build_warnings "$out" | grep -ciE 'stack_sizes|passport')
+    check "$name" "build warnings: none mentions .stack_sizes or passport" "$([ "$n" = 0 ]; echo $?)" \
+      "$(build_warnings "$out" | wc -l) warnings in build-full.log, $n of them$([ "$n" = 0 ] || echo ": $(build_warnings "$out" | grep -iE 'stack_sizes|passport' | head -n 2 | paste -sd' ')")"
+  else
+    fail "$name: build warnings: no from-scratch build log ($out/build-full.log: rebuild from scratch)"
+  fi
   # Static checks of the vmlinux: stackleak coverage (on Clang kernels: no
   # frame >= STACKLEAK_TRACK_MIN_SIZE without the call), and the per-feature
   # instrumentation lists for ./passport compare.
@@ -267,6 +328,7 @@ while read -r name cc tree frags checks rest; do
   log=$logdir/$name.boot.log off=$logdir/$name.off.log
   actions=lkdtm-stackleak,latent-entropy
   [[ ",$checks," != *",stackleak,"* ]] || actions=lkdtm-stackleak,stack-depth,latent-entropy
+  [[ ",$checks," != *",unwind,"* ]] || actions+=,lkdtm-warning
   if "$repo/qemu/boot.sh" --kernel "$bz" --initrd "$initrd" --timeout "$timeout" \
        --run "$actions" --append 'kunit.filter_glob=stackinit' --log "$log"; then
     pass "$name: boot"
