@@ -257,11 +257,12 @@ if grep -q '^CONFIG_LLVM_PASSES=y' "$out/.config"; then
 fi
 
 tb=$SECONDS
-# A build that compiles every object (none existed when it started) keeps
-# make's output as build-full.log: an incremental build's log only shows the
-# warnings of what it recompiled, so the boot layer counts them there.
+# A build that compiles every object (none existed when it started, but the
+# host tools configuring built under scripts/) keeps make's output as
+# build-full.log: an incremental build's log only shows the warnings of what
+# it recompiled, so the boot layer counts them there.
 full=0
-[ -n "$(find "$out" -name '*.o' -print -quit)" ] || full=1
+[ -n "$(find "$out" -path "$out/scripts" -prune -o -name '*.o' -print -quit)" ] || full=1
 log_start=$(wc -l < "$log")
 targets=(bzImage)
 # modules: its modpost step writes Module.symvers (symbol CRCs with
