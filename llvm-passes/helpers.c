@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Analysis.h>
+
 #include "passport.h"
 
 /* ---- options ------------------------------------------------------------ */
@@ -72,6 +74,22 @@ void passport_note(const struct passport_pass *pass, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void passport_verify_module(const struct passport_pass *pass, LLVMModuleRef M)
+{
+	char *msg = NULL;
+
+	if (LLVMVerifyModule(M, LLVMReturnStatusAction, &msg)) {
+		char *nl = msg ? strchr(msg, '\n') : NULL;
+
+		if (nl)
+			*nl = '\0';
+		passport_fatal(pass, "the IR is invalid after this pass (-passport-verify): %s",
+			       msg ? msg : "?");
+	}
+	LLVMDisposeMessage(msg);
+	passport_note(pass, "IR verified after the pass");
 }
 
 void passport_fatal(const struct passport_pass *pass, const char *fmt, ...)

@@ -97,6 +97,11 @@ void passport_note(const struct passport_pass *pass, const char *fmt, ...)
 void passport_fatal(const struct passport_pass *pass, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+/* Run LLVM's IR verifier on M after PASS ran (-mllvm -passport-verify, for
+ * every pass): invalid IR stops the compiler with the verifier's first line,
+ * naming the pass, instead of crashing later in code generation. */
+void passport_verify_module(const struct passport_pass *pass, LLVMModuleRef M);
+
 /* ---- functions ---------------------------------------------------------- */
 
 /* The function's name (never NULL). */

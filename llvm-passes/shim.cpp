@@ -90,6 +90,11 @@ void sync_options(passport_pass *p, const PassOptions &o)
 	}
 }
 
+/* -passport-verify: the IR verifier after every passport pass. */
+cl::opt<bool> verify_each("passport-verify",
+			  cl::desc("run the IR verifier after every passport pass"),
+			  cl::ZeroOrMore, cl::init(false));
+
 class CPass : public PassInfoMixin<CPass> {
 	passport_pass *P;
 	const PassOptions *O;
@@ -100,8 +105,10 @@ public:
 	PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
 	{
 		sync_options(P, *O);
-		return P->run(P, wrap(&M)) ? PreservedAnalyses::none()
-					   : PreservedAnalyses::all();
+		bool changed = P->run(P, wrap(&M));
+		if (verify_each)
+			passport_verify_module(P, wrap(&M));
+		return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 	}
 
 	/* Hardening must run at -O0 and on optnone functions too. */
