@@ -23,6 +23,11 @@
  *   lkdtm-warning       LKDTM WARNING: the kernel WARNs with a stack trace
  *                       (the unwinder's output, checked against the
  *                       instrumented functions; the kernel carries on)
+ *   blocked-stacks      a child blocked in poll(), then one in select(), on
+ *                       an empty pipe: print its kernel stack from
+ *                       /proc/PID/stack (the unwinder walking a sleeping
+ *                       task through do_sys_poll/do_select, whose large
+ *                       frames carry the stackleak call)
  *   stack-depth         print /proc/self/stack_depth (STACKLEAK_METRICS)
  *   latent-entropy      read the kernel's latent_entropy variable (address
  *                       from /proc/kallsyms, value through /proc/kcore)
@@ -48,6 +53,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -223,6 +229,73 @@ static int act_lkdtm_stackleak(void)
 static int act_lkdtm_warning(void)
 {
 	return lkdtm("WARNING");
+}
+
+/* Block in poll() or select() on the read end of an empty pipe, forever. */
+static void block_in(const char *call, int fd)
+{
+	if (!strcmp(call, "poll")) {
+		struct pollfd f = { .fd = fd, .events = POLLIN };
+
+		poll(&f, 1, -1);
+	} else {
+		fd_set r;
+
+		FD_ZERO(&r);
+		FD_SET(fd, &r);
+		select(fd + 1, &r, NULL, NULL, NULL);
+	}
+	_exit(0);
+}
+
+/* Whether task PID sleeps ("S" in /proc/PID/stat). */
+static int sleeping(pid_t pid)
+{
+	char path[64], *stat, *end;
+	int s;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	stat = read_file(path, NULL);
+	end = stat ? strrchr(stat, ')') : NULL;
+	s = end && end[1] == ' ' && end[2] == 'S';
+	free(stat);
+	return s;
+}
+
+/* The kernel stack of a child blocked in CALL, as "stack: CALL: LINE". */
+static int blocked_stack(const char *call)
+{
+	char path[64], prefix[32];
+	int p[2], rc, i;
+	pid_t pid;
+
+	if (pipe(p)) {
+		say("error: pipe: %s", strerror(errno));
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		say("error: fork: %s", strerror(errno));
+		return 1;
+	}
+	if (pid == 0)
+		block_in(call, p[0]);
+	for (i = 0; i < 300 && !sleeping(pid); i++)
+		usleep(10000);
+	usleep(20000);	/* asleep in the call itself, not on the way to it */
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+	snprintf(prefix, sizeof(prefix), "stack: %s: ", call);
+	rc = print_file(path, prefix);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(p[0]);
+	close(p[1]);
+	return rc;
+}
+
+static int act_blocked_stacks(void)
+{
+	return blocked_stack("poll") | blocked_stack("select");
 }
 
 /* ---- latent_entropy through /proc/kallsyms + /proc/kcore ---------------- */
@@ -429,6 +502,7 @@ static const struct {
 } actions[] = {
 	{ "lkdtm-stackleak", act_lkdtm_stackleak },
 	{ "lkdtm-warning", act_lkdtm_warning },
+	{ "blocked-stacks", act_blocked_stacks },
 	{ "stack-depth", act_stack_depth },
 	{ "latent-entropy", act_latent_entropy },
 	{ "dmesg", act_dmesg },

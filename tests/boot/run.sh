@@ -248,17 +248,24 @@ verdicts() {
           "latent_entropy linked at $link, boot 1 ${a1:-?}, boot 2 ${a2:-?}"
         ;;
       unwind)
-        # LKDTM WARNING's stack trace: the ORC unwinder follows it from
-        # the WARN to the syscall entry, every frame reliable (no "? "),
-        # through functions that carry the stackleak tracking call.
-        local frames unreliable tracked
+        # The ORC unwinder walks passport-instrumented code: LKDTM WARNING's
+        # trace runs from lkdtm_WARNING (RIP) to do_syscall_64 with every frame
+        # reliable (no "? "), and the stacks of tasks blocked in poll and
+        # select (/proc/PID/stack) run from the scheduler through the
+        # stackleak-tracked do_sys_poll/do_select frames to the syscall entry.
+        local frames unreliable tracked=() call stack ok=0 detail
         frames=$(trace_functions "$log")
         unreliable=$(grep -c '^? ' <<<"$frames")
-        tracked=$(grep -v '^? ' <<<"$frames" | grep -xF -f <(awk '{ print $1 }' "$out/stackleak-tracked.txt" 2>/dev/null) | paste -sd' ')
-        grep -q '^CONFIG_UNWINDER_ORC=y' "$out/.config" && grep -aq 'lkdtm_WARNING' <<<"$frames" \
-          && grep -qx 'do_syscall_64' <<<"$frames" && [ "$unreliable" = 0 ] && [ -n "$tracked" ]
-        check "$name" "unwind: ORC stack trace of a WARN from LKDTM to do_syscall_64, through tracked functions" "$?" \
-          "$(wc -l <<<"$frames") frames, $unreliable unreliable, tracked: ${tracked:-none}; $(paste -sd' ' <<<"$frames" | cut -c1-200)"
+        grep -q '^CONFIG_UNWINDER_ORC=y' "$out/.config" && grep -aq 'RIP: 0010:lkdtm_WARNING+' "$log" \
+          && grep -qx 'do_syscall_64' <<<"$frames" && [ "$unreliable" = 0 ] || ok=1
+        detail="WARN: $(wc -l <<<"$frames") frames, $unreliable unreliable"
+        for call in poll select; do
+          stack=$(sed -n "s/^passport: stack: $call: \[<[0-9a-f]*>\] \([A-Za-z0-9_.]*\)+0x.*/\1/p" "$log")
+          t=$(grep -xF -f <(awk '{ print $1 }' "$out/stackleak-tracked.txt" 2>/dev/null) <<<"$stack" | paste -sd' ')
+          grep -qx 'entry_SYSCALL_64_after_hwframe' <<<"$stack" && [ -n "$t" ] || ok=1
+          detail+="; $call: $(grep -c . <<<"$stack") frames, tracked: ${t:-none}"
+        done
+        check "$name" "unwind: ORC traces (a WARN; tasks blocked in poll/select) reach the syscall entry through tracked functions" "$ok" "$detail"
         ;;
       stackleak-absent)
         grep -aq 'lkdtm: XFAIL: stackleak is not enabled' "$log" \
@@ -328,7 +335,7 @@ while read -r name cc tree frags checks rest; do
   log=$logdir/$name.boot.log off=$logdir/$name.off.log
   actions=lkdtm-stackleak,latent-entropy
   [[ ",$checks," != *",stackleak,"* ]] || actions=lkdtm-stackleak,stack-depth,latent-entropy
-  [[ ",$checks," != *",unwind,"* ]] || actions+=,lkdtm-warning
+  [[ ",$checks," != *",unwind,"* ]] || actions+=,lkdtm-warning,blocked-stacks
   if "$repo/qemu/boot.sh" --kernel "$bz" --initrd "$initrd" --timeout "$timeout" \
        --run "$actions" --append 'kunit.filter_glob=stackinit' --log "$log"; then
     pass "$name: boot"
