@@ -88,8 +88,7 @@ def allowed_packages(pkgs, roots):
 
 def owners(paths):
     """path -> package that ships it (None when no package does)."""
-    found = {}
-    candidates = {}
+    found, candidates = {}, {}
     for p in paths:
         real = os.path.realpath(p)
         alts = [real, p]
@@ -120,7 +119,8 @@ def own_program(path, roots):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(usage=argparse.SUPPRESS, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--execs", required=True)
     ap.add_argument("--groups", required=True)
     ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

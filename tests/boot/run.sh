@@ -253,7 +253,7 @@ verdicts() {
         # reliable (no "? "), and the stacks of tasks blocked in poll and
         # select (/proc/PID/stack) run from the scheduler through the
         # stackleak-tracked do_sys_poll/do_select frames to the syscall entry.
-        local frames unreliable tracked=() call stack ok=0 detail
+        local frames unreliable call stack t ok=0 detail
         frames=$(trace_functions "$log")
         unreliable=$(grep -c '^? ' <<<"$frames")
         grep -q '^CONFIG_UNWINDER_ORC=y' "$out/.config" && grep -aq 'RIP: 0010:lkdtm_WARNING+' "$log" \
