@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Build a small x86_64 test kernel (tinyconfig + config fragments) for QEMU.
+# Build an x86_64 kernel (a base config + config fragments) for QEMU.
 #
 # usage: scripts/kernel-build.sh --name NAME --cc gcc-12|gcc-11|clang-14|clang-19
-#            --config FRAG [--config FRAG...] [--patched] [--jobs N]
-#            [--no-ccache] [--make-var VAR=VALUE...] [--force-config]
-#            [--configure-only]
+#            --config FRAG [--config FRAG...] [--base BASE] [--patched]
+#            [--jobs N] [--no-ccache] [--make-var VAR=VALUE...]
+#            [--force-config] [--configure-only]
 #
 #   --name NAME     build directory build/kernel/NAME (kept between runs: make
 #                   is incremental, nothing is wiped)
 #   --cc CC         the compiler; clang-N builds with LLVM=-N (clang-N, ld.lld-N,
 #                   llvm-*-N)
+#   --base BASE     the config the fragments go on top of: tinyconfig (the
+#                   default: the small test kernels), defconfig (the tree's
+#                   x86_64_defconfig), or a path to a full .config file (a
+#                   distro's or a user's; olddefconfig fills in what the
+#                   tree has and the file does not)
 #   --config FRAG   a Kconfig fragment: a path, or a name under qemu/configs/
 #                   (with or without .config). Applied in order on top of
-#                   tinyconfig; a later fragment overrides an earlier one.
+#                   the base; a later fragment overrides an earlier one.
 #   --patched       use the tree build/kernel/src-patched (made by applying
 #                   kernel-patches/) instead of build/kernel/src
 #   --jobs N        make -jN (default: nproc)
@@ -33,7 +38,8 @@
 # kernels lay out structs the same way.
 #
 # A build that compiled every object keeps make's output in O/build-full.log
-# (the boot layer counts its warnings; O/build.log is the last run's).
+# (the boot layer counts its warnings; O/build.log is the last run's), and
+# its wall time and ccache hits in O/build-full.time.
 #
 # After the build, O/instrumentation.txt holds static counts from
 # `objdump -d vmlinux`: functions calling stackleak_track_stack and
@@ -54,13 +60,14 @@ usage() {
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
-name='' cc='' patched=0 jobs=$(nproc) use_ccache=1 force_config=0 configure_only=0
+name='' cc='' base=tinyconfig patched=0 jobs=$(nproc) use_ccache=1 force_config=0 configure_only=0
 frags=() make_vars=()
 while [ $# -gt 0 ]; do
   case $1 in
     --name) name=${2:?}; shift ;;
     --cc) cc=${2:?}; shift ;;
     --config) frags+=("${2:?}"); shift ;;
+    --base) base=${2:?}; shift ;;
     --patched) patched=1 ;;
     --jobs|-j) jobs=${2:?}; shift ;;
     --no-ccache) use_ccache=0 ;;
@@ -123,6 +130,15 @@ fi
 [ -f "$src/arch/x86/Makefile" ] || die "$src is not a full kernel tree (run scripts/kernel-src.sh --full)"
 [ ! -f "$src/.config" ] || die "$src has a .config: the source tree must stay clean for O= builds (make -C $src mrproper)"
 
+# ---- base config -----------------------------------------------------------
+case $base in
+  tinyconfig|defconfig) base_file='' ;;
+  *)
+    [ -f "$base" ] || die "--base $base: neither tinyconfig, defconfig nor a config file"
+    grep -q '^CONFIG_' "$base" || die "--base $base: no CONFIG_ line in it (not a kernel .config)"
+    base_file=$(cd "$(dirname "$base")" && pwd)/$(basename "$base") ;;
+esac
+
 # ---- fragments -------------------------------------------------------------
 frag_paths=()
 for f in "${frags[@]}"; do
@@ -154,11 +170,14 @@ mk_or_die() {
 }
 
 : > "$log"
-say "kernel $name: cc=$cc$([ $ccache_on = 1 ] && echo ' (ccache)') src=${src#$repo/} fragments: ${frags[*]} jobs=$jobs"
+say "kernel $name: cc=$cc$([ $ccache_on = 1 ] && echo ' (ccache)') src=${src#$repo/} base=$base fragments: ${frags[*]} jobs=$jobs"
 
 # ---- configure (skipped when nothing changed) -------------------------------
 cfg_key=$( {
   echo "cc=$cc ccache=$ccache_on src=$src"
+  # (tinyconfig, the default, adds nothing: its kernels keep their stamps)
+  [ "$base" = tinyconfig ] || echo "base=$base"
+  [ -z "$base_file" ] || cat "$base_file"
   cat "$src/.kernel-src.stamp" 2>/dev/null || stat -c '%Y' "$src/Makefile"
   # the Kconfig files themselves: a re-patched tree must be reconfigured
   (cd "$src" && find . -name 'Kconfig*' -type f -not -path './Documentation/*' | LC_ALL=C sort | xargs cat)
@@ -180,8 +199,13 @@ if [ $force_config = 0 ] && [ -f "$out/.config" ] && [ -f "$stamp" ] && [ "$(cat
   say "configure: inputs unchanged, keeping $out/.config"
 else
   rm -f "$stamp"
-  say "configure: tinyconfig"
-  mk_or_die "make tinyconfig" tinyconfig
+  if [ -n "$base_file" ]; then
+    say "configure: base ${base_file}"
+    cp "$base_file" "$out/.config"
+  else
+    say "configure: $base"
+    mk_or_die "make $base" "$base"
+  fi
   say "configure: merge ${#frag_paths[@]} fragment(s)"
   (cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m .config "${frag_paths[@]}") >>"$log" 2>&1 \
     || die "merge_config.sh failed (see $log)"
@@ -256,6 +280,15 @@ if grep -q '^CONFIG_LLVM_PASSES=y' "$out/.config"; then
   export CCACHE_EXTRAFILES=$passes_hash
 fi
 
+# children_cpu: user+sys CPU seconds of this script's finished children
+# (bash's times; call it as `children_cpu > FILE`, never in $(...): a
+# subshell has no children of its own. times' second line is the children's
+# "XmY.YYYs XmY.YYYs")
+children_cpu() {
+  times > "$out/.times"
+  sed -n 2p "$out/.times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d\n", t }'
+}
+children_cpu > "$out/.cpu0"; cpu0=$(cat "$out/.cpu0")
 tb=$SECONDS
 # A build that compiles every object (none existed when it started, but the
 # host tools configuring built under scripts/) keeps make's output as
@@ -274,12 +307,20 @@ if [ -n "${seed:-}" ] && [ "$(tr -d ' \n' < "$out/scripts/basic/randstruct.seed"
   die "the randstruct seed was regenerated during the build; $out is not using gcc-plugins/test.seed"
 fi
 say "build: done in $((SECONDS - tb))s: $out/arch/x86/boot/bzImage ($(stat -c %s "$out/arch/x86/boot/bzImage") bytes)"
+hits=0 misses=0
+if [ $ccache_on = 1 ]; then
+  stats=$(ccache --show-log-stats -v 2>/dev/null || true)
+  hits=$(awk '$1 == "Hits:" { print $2; exit }' <<<"$stats")
+  misses=$(awk '$1 == "Misses:" { print $2; exit }' <<<"$stats")
+  say "ccache: hits ${hits:-?} misses ${misses:-?}"
+fi
 if [ $full = 1 ]; then
   tail -n +$((log_start + 1)) "$log" > "$out/build-full.log"
+  children_cpu > "$out/.cpu1"
+  # what a from-scratch build cost (the real-config report compares it)
+  printf 'seconds %d\ncpu_seconds %d\njobs %s\nccache_hits %s\nccache_misses %s\n' \
+    $((SECONDS - tb)) $(( $(cat "$out/.cpu1") - cpu0 )) "$jobs" "${hits:-0}" "${misses:-0}" > "$out/build-full.time"
   say "build: every object compiled: make's output kept as $out/build-full.log"
-fi
-if [ $ccache_on = 1 ]; then
-  say "ccache: $(ccache --show-log-stats -v 2>/dev/null | grep -E '^ *(Hits|Misses):' | head -n 2 | tr -s ' ' | paste -sd' ' || true)"
 fi
 
 # ---- static instrumentation counts ----------------------------------------

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# The real-config layer: a user's kind of kernel (defconfig, Debian's own
+# config, or any .config) built with passport and, as the control, with plain
+# Clang; both booted in QEMU with passport's init; KUnit, LKDTM and
+# latent_entropy compared; a report written.
+#
+# usage: scripts/real-config.sh [--config defconfig|debian|FILE]
+#            [--features LIST] [--llvm N] [--jobs N] [--timeout S]
+#            [--no-control] [--no-boot] [--report DIR]
+#
+#   --config C     defconfig (the default): the tree's x86_64_defconfig;
+#                  debian: Debian's amd64 config (config.amd64_none_amd64
+#                  from the linux-config-6.1 package; its built-in part is
+#                  built: bzImage, no modules); FILE: a full .config
+#   --features L   what passport turns on, comma-separated: stackleak,
+#                  structleak (byref-all), latent-entropy, randstruct (full);
+#                  all (the default) = the four; config = map the config's own
+#                  GCC plugin and randstruct choices to passport's (a config
+#                  with none of them gets no feature: an error)
+#   --llvm N       the Clang major of both kernels (default 19)
+#   --jobs N       make -jN (default: nproc)
+#   --timeout S    per-boot QEMU timeout (default 1200: a defconfig kernel
+#                  runs its ~45 KUnit suites in about a minute under TCG)
+#   --no-control   build and boot only the passport kernel (no KUnit diff,
+#                  no build time/size comparison)
+#   --no-boot      build (and run the static checks) only
+#   --report DIR   where the report goes (default build/real-config/NAME)
+#
+# The kernels: build/kernel/rc-CONFIG-FEATURES (the patched tree, the
+# passport features on top of the config) and build/kernel/rc-CONFIG-control
+# (the unpatched tree, the same config, plain Clang). Both add the test hooks
+# of qemu/configs/real-tests.config (every built-in KUnit suite, LKDTM,
+# KASLR, no DWARF). Builds are incremental and share ccache: a second run is
+# quick, and build times are only compared between from-scratch builds.
+#
+# Output: progress on stderr; the report DIR/report.md (also printed), the
+# boot logs DIR/{passport,control}.boot.log, the KUnit results per case
+# DIR/{passport,control}.kunit.tsv. Exit status 0 when every verdict holds:
+# builds and boots, no build warning that the control does not have, KUnit
+# per case as the control's (the feature's own suite, stackinit, may differ,
+# but no case fails), LKDTM STACKLEAK_ERASING OK, latent_entropy changing,
+# KASLR on, stackleak's static coverage (no untracked frame at or above the
+# threshold) and randstruct's probe (types randomized, layouts reproducible).
+set -euo pipefail
+{ # the whole script is parsed before it runs: editing it does not disturb a running copy
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+prog=real-config
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit "${1:-2}"; }
+die() { echo "$prog: error: $*" >&2; exit 1; }
+say() { echo "[$prog] $*" >&2; }
+
+config=defconfig features=all llvm=19 jobs=$(nproc) timeout=1200 control=1 boot=1 report=''
+while [ $# -gt 0 ]; do
+  case $1 in
+    --config) config=${2:?}; shift ;;
+    --features) features=${2:?}; shift ;;
+    --llvm) llvm=${2:?}; shift ;;
+    --jobs|-j) jobs=${2:?}; shift ;;
+    --timeout) timeout=${2:?}; shift ;;
+    --no-control) control=0 ;;
+    --no-boot) boot=0 ;;
+    --report) report=${2:?}; shift ;;
+    -h|--help) usage 0 ;;
+    *) echo "$prog: unknown argument: $1" >&2; usage ;;
+  esac
+  shift
+done
+[[ $llvm =~ ^[0-9]+$ ]] || die "--llvm wants an LLVM major (e.g. 19)"
+[[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds"
+
+# ---- the base config ----------------------------------------------------------
+debian_configs=/usr/src/linux-config-6.1
+case $config in
+  defconfig) base=defconfig cname=defconfig ;;
+  debian)
+    src_xz=$debian_configs/config.amd64_none_amd64.xz
+    [ -f "$src_xz" ] || die "--config debian: $src_xz not found (apt-get install linux-config-6.1)"
+    base=$repo/build/real-config/debian-amd64.config cname=debian
+    mkdir -p "$(dirname "$base")"
+    xz -dc "$src_xz" > "$base.tmp" && mv "$base.tmp" "$base" ;;
+  *)
+    [ -f "$config" ] || die "--config $config: neither defconfig, debian nor a file"
+    grep -q '^CONFIG_' "$config" || die "--config $config: no CONFIG_ line in it (not a kernel .config)"
+    base=$(realpath "$config")
+    cname=$(basename "$config"); cname=${cname%.config}; cname=${cname//[^A-Za-z0-9_-]/_} ;;
+esac
+
+# ---- the features ---------------------------------------------------------------
+# feature_of_config: the passport features that stand for a config's own
+# hardening choices (the GCC plugins, and randstruct, which Clang has too).
+features_of_config() {
+  local f=()
+  grep -q '^CONFIG_GCC_PLUGIN_STACKLEAK=y' "$1" && f+=(stackleak)
+  grep -q '^CONFIG_GCC_PLUGIN_STRUCTLEAK[A-Z_]*=y' "$1" && f+=(structleak)
+  grep -q '^CONFIG_GCC_PLUGIN_LATENT_ENTROPY=y' "$1" && f+=(latent-entropy)
+  grep -qE '^CONFIG_(GCC_PLUGIN_RANDSTRUCT|RANDSTRUCT_FULL|RANDSTRUCT_PERFORMANCE)=y' "$1" && f+=(randstruct)
+  local IFS=,; echo "${f[*]}"
+}
+if [ "$features" = config ]; then
+  [ "$base" != defconfig ] || die "--features config: defconfig has no GCC plugin or randstruct choice to map"
+  features=$(features_of_config "$base")
+  [ -n "$features" ] || die "--features config: $config turns on no GCC plugin and no randstruct: nothing to map (name the features)"
+  say "features mapped from $config: $features"
+fi
+[ "$features" = all ] && features=stackleak,structleak,latent-entropy,randstruct
+frags=(--config real-tests)
+IFS=, read -ra flist <<<"$features"
+for f in "${flist[@]}"; do
+  case $f in
+    stackleak|structleak|latent-entropy|randstruct) frags+=(--config "llvm-$f") ;;
+    *) die "--features: unknown feature '$f' (stackleak, structleak, latent-entropy, randstruct, all, config)" ;;
+  esac
+done
+fname=$(IFS=+; echo "${flist[*]}")
+[ ${#flist[@]} = 4 ] && fname=all
+
+pname=rc-$cname-$fname ctl=rc-$cname-control
+report=${report:-$repo/build/real-config/$cname-$fname}
+mkdir -p "$report"
+initrd=$repo/build/qemu/initramfs.cpio.gz
+
+# ---- build ----------------------------------------------------------------------
+# build NAME ARGS...: scripts/kernel-build.sh, its output in REPORT/NAME.build.log
+build() {
+  local name=$1; shift
+  say "build $name: scripts/kernel-build.sh --name $name $*"
+  if ! "$repo/scripts/kernel-build.sh" --name "$name" --jobs "$jobs" "$@" > "$report/$name.build.log" 2>&1; then
+    tail -n 20 "$report/$name.build.log" >&2
+    die "building $name failed (log: $report/$name.build.log)"
+  fi
+  grep -E '\] (build: done|done:)' "$report/$name.build.log" | sed 's/^/  /' >&2
+}
+"$repo/kernel-patches/apply.sh" >&2 || die "kernel-patches/apply.sh failed"
+build "$pname" --cc "clang-$llvm" --patched --base "$base" "${frags[@]}"
+[ $control = 0 ] || build "$ctl" --cc "clang-$llvm" --base "$base" --config real-tests
+
+# ---- boot -----------------------------------------------------------------------
+# boot NAME ROLE: one boot with every built-in KUnit suite, LKDTM
+# STACKLEAK_ERASING and the latent_entropy check; the log is REPORT/ROLE.boot.log
+boot() {
+  local name=$1 role=$2
+  say "boot $name"
+  "$repo/qemu/boot.sh" --kernel "$repo/build/kernel/$name/arch/x86/boot/bzImage" --initrd "$initrd" \
+    --timeout "$timeout" --run lkdtm-stackleak,latent-entropy --log "$report/$role.boot.log" >&2 \
+    || say "boot $name: did not reach the end (the report says what is missing)"
+}
+if [ $boot = 1 ]; then
+  "$repo/qemu/mkinitramfs.sh" "$initrd" >&2 || die "qemu/mkinitramfs.sh failed"
+  boot "$pname" passport
+  [ $control = 0 ] || boot "$ctl" control
+fi
+
+# ---- report ---------------------------------------------------------------------
+args=(--passport "$repo/build/kernel/$pname" --features "$features" --config-name "$config" --out "$report")
+[ $control = 0 ] || args+=(--control "$repo/build/kernel/$ctl")
+[ $boot = 1 ] || args+=(--no-boot)
+exec python3 "$repo/scripts/real-config-report.py" "${args[@]}"
+}
