@@ -4,7 +4,7 @@
 # usage: scripts/kernel-build.sh --name NAME --cc gcc-12|gcc-11|clang-14|clang-19
 #            --config FRAG [--config FRAG...] [--base BASE] [--patched]
 #            [--jobs N] [--no-ccache] [--make-var VAR=VALUE...]
-#            [--force-config] [--configure-only]
+#            [--force-config] [--configure-only] [--target T...]
 #
 #   --name NAME     build directory build/kernel/NAME (kept between runs: make
 #                   is incremental, nothing is wiped)
@@ -25,6 +25,9 @@
 #   --make-var V=X  extra make variable (repeatable), e.g. for the patched tree
 #   --force-config  reconfigure even if the inputs did not change
 #   --configure-only  stop after configuring and verifying the .config
+#   --target T      make these targets (repeatable; e.g. kernel/fork.o)
+#                   instead of bzImage (and modules when MODULES=y); the
+#                   instrumentation counts need a vmlinux and are skipped
 #
 # Every symbol of the merged fragments must keep its value in the final
 # .config; otherwise the script lists the symbols that did not stick and
@@ -61,7 +64,7 @@ usage() {
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
 name='' cc='' base=tinyconfig patched=0 jobs=$(nproc) use_ccache=1 force_config=0 configure_only=0
-frags=() make_vars=()
+frags=() make_vars=() user_targets=()
 while [ $# -gt 0 ]; do
   case $1 in
     --name) name=${2:?}; shift ;;
@@ -74,6 +77,7 @@ while [ $# -gt 0 ]; do
     --make-var) make_vars+=("${2:?}"); shift ;;
     --force-config) force_config=1 ;;
     --configure-only) configure_only=1 ;;
+    --target) user_targets+=("${2:?}"); shift ;;
     -h|--help) usage ;;
     *) echo "$prog: unknown argument: $1" >&2; usage ;;
   esac
@@ -301,10 +305,18 @@ targets=(bzImage)
 # modules: its modpost step writes Module.symvers (symbol CRCs with
 # MODVERSIONS), which out-of-tree modules are built against
 grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
+if [ ${#user_targets[@]} -gt 0 ]; then
+  targets=("${user_targets[@]}") full=0
+fi
 say "build: make -j$jobs ${targets[*]} (log: $log)"
 mk_or_die "make ${targets[*]}" -j"$jobs" "${targets[@]}"
 if [ -n "${seed:-}" ] && [ "$(tr -d ' \n' < "$out/scripts/basic/randstruct.seed")" != "$seed" ]; then
   die "the randstruct seed was regenerated during the build; $out is not using gcc-plugins/test.seed"
+fi
+if [ ${#user_targets[@]} -gt 0 ]; then
+  say "build: done in $((SECONDS - tb))s: ${targets[*]}"
+  say "done: kernel $name (targets only) in $((SECONDS - t0))s"
+  exit 0
 fi
 say "build: done in $((SECONDS - tb))s: $out/arch/x86/boot/bzImage ($(stat -c %s "$out/arch/x86/boot/bzImage") bytes)"
 hits=0 misses=0

@@ -27,8 +27,10 @@ Verdicts (each a PASS:/FAIL: line; exit 1 if any FAILs):
   oops           no more BUG:/WARNING:/Oops lines than the control's boot
   stackleak-coverage, randstruct-probe
                  the static checks of tests/boot/ (stackleak: no frame at or
-                 above the threshold without the call; randstruct: types
-                 randomized and the same layout from a second compile)
+                 above the threshold without the call; randstruct: the
+                 layouts of the probe's translation units equal those of
+                 the GCC plugin on the same config and seed, --gcc-reference,
+                 and some types are randomized)
 """
 
 import argparse
@@ -247,12 +249,15 @@ def judge(p, c, features, verdicts):
           % (len(p.oops), len(c.oops), (": " + p.oops[0]) if p.oops else ""))
 
 
-def static_checks(p, features, verdicts):
+def static_checks(p, features, gcc_ref, verdicts):
     if "stackleak" in features:
         ok, detail = static_check("stackleak-coverage.py", p.build)
         verdicts.add("stackleak-coverage", ok, detail)
     if "randstruct" in features:
-        ok, detail = static_check("randstruct-probe.py", "--baseline-none", p.build, p.build)
+        if gcc_ref:
+            ok, detail = static_check("randstruct-probe.py", "--baseline-none", gcc_ref, p.build)
+        else:
+            ok, detail = False, "no GCC reference build (--gcc-reference) to compare with"
         verdicts.add("randstruct-probe", ok, detail)
 
 
@@ -331,6 +336,8 @@ def main():
     ap.add_argument("--features", required=True, help="the passport features, comma-separated")
     ap.add_argument("--config-name", default="?", help="the config's name, for the title")
     ap.add_argument("--out", required=True, help="report directory (holds the boot logs)")
+    ap.add_argument("--gcc-reference", help="a gcc-12 build of the same config with the GCC randstruct "
+                    "plugin (the probe's translation units compiled): randstruct's oracle")
     ap.add_argument("--no-boot", action="store_true", help="there are no boot logs")
     a = ap.parse_args()
     features = a.features.split(",")
@@ -339,7 +346,7 @@ def main():
     verdicts = Verdicts()
     judge(p, c, features, verdicts)
     if p.built:
-        static_checks(p, features, verdicts)
+        static_checks(p, features, a.gcc_reference, verdicts)
     for k in (p, c):
         if k is not None and k.cases:
             k.write_tsv(os.path.join(a.out, k.role + ".kunit.tsv"))

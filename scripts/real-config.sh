@@ -40,7 +40,8 @@
 # per case as the control's (the feature's own suite, stackinit, may differ,
 # but no case fails), LKDTM STACKLEAK_ERASING OK, latent_entropy changing,
 # KASLR on, stackleak's static coverage (no untracked frame at or above the
-# threshold) and randstruct's probe (types randomized, layouts reproducible).
+# threshold) and randstruct's probe (the layouts of ten core translation
+# units equal the GCC plugin's on the same config, and types are randomized).
 set -euo pipefail
 { # the whole script is parsed before it runs: editing it does not disturb a running copy
 
@@ -134,6 +135,18 @@ build() {
 "$repo/kernel-patches/apply.sh" >&2 || die "kernel-patches/apply.sh failed"
 build "$pname" --cc "clang-$llvm" --patched --base "$base" "${frags[@]}"
 [ $control = 0 ] || build "$ctl" --cc "clang-$llvm" --base "$base" --config real-tests
+# randstruct's oracle: the GCC plugin on the same config and seed, compiling
+# only the translation units the probe compares (minutes, not an hour)
+gref=''
+if [[ ",$features," == *,randstruct,* ]]; then
+  gref=rc-$cname-gcc-randstruct
+  gfrags=(--config real-tests --config gcc-randstruct)
+  [[ ",$features," != *,stackleak,* ]] || gfrags+=(--config gcc-stackleak)
+  gtargets=()
+  while read -r tu; do gtargets+=(--target "${tu%.c}.o"); done \
+    < <(python3 "$repo/tests/boot/randstruct-probe.py" --print-tus)
+  build "$gref" --cc gcc-12 --patched --base "$base" "${gfrags[@]}" "${gtargets[@]}"
+fi
 
 # ---- boot -----------------------------------------------------------------------
 # boot NAME ROLE: one boot with every built-in KUnit suite, LKDTM
@@ -155,5 +168,6 @@ fi
 args=(--passport "$repo/build/kernel/$pname" --features "$features" --config-name "$config" --out "$report")
 [ $control = 0 ] || args+=(--control "$repo/build/kernel/$ctl")
 [ $boot = 1 ] || args+=(--no-boot)
+[ -z "$gref" ] || args+=(--gcc-reference "$repo/build/kernel/$gref")
 exec python3 "$repo/scripts/real-config-report.py" "${args[@]}"
 }

@@ -564,6 +564,8 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  usage=__doc__.split("\n\n")[1].split("usage: ")[1])
     ap.add_argument("builds", nargs="*", metavar="GCC_BUILD_DIR CLANG_BUILD_DIR")
+    ap.add_argument("--print-tus", action="store_true",
+                    help="print the default translation units, one a line, and exit")
     ap.add_argument("--baseline-none", action="store_true",
                     help="also compile the Clang probe without randstruct and count the randomized types")
     ap.add_argument("--tu", nargs="+", action="extend", default=None,
@@ -579,6 +581,9 @@ def main():
     # "--tu a.c b.c GCC CLANG": the greedy --tu took the build dirs
     while args.tu and os.path.isdir(args.tu[-1]) and len(args.builds) < 2:
         args.builds.insert(0, args.tu.pop())
+    if args.print_tus:
+        print("\n".join(DEFAULT_TUS))
+        return 0
     if len(args.builds) != 2:
         ap.error("expected GCC_BUILD_DIR and CLANG_BUILD_DIR")
     args.gcc_build, args.clang_build = args.builds
