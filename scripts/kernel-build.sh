@@ -25,9 +25,10 @@
 #   --make-var V=X  extra make variable (repeatable), e.g. for the patched tree
 #   --force-config  reconfigure even if the inputs did not change
 #   --configure-only  stop after configuring and verifying the .config
-#   --target T      make these targets (repeatable; e.g. kernel/fork.o)
-#                   instead of bzImage (and modules when MODULES=y); the
-#                   instrumentation counts need a vmlinux and are skipped
+#   --target T      make these targets (repeatable; e.g. kernel/fork.o, or
+#                   bzImage and a few drivers/x/y.ko) instead of bzImage
+#                   (and modules when MODULES=y); without bzImage among
+#                   them there is no vmlinux: no instrumentation counts
 #
 # Every symbol of the merged fragments must keep its value in the final
 # .config; otherwise the script lists the symbols that did not stick and
@@ -306,14 +307,16 @@ targets=(bzImage)
 # MODVERSIONS), which out-of-tree modules are built against
 grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
 if [ ${#user_targets[@]} -gt 0 ]; then
-  targets=("${user_targets[@]}") full=0
+  targets=("${user_targets[@]}")
+  # a from-scratch log and time stand for the whole kernel, not a part
+  [[ " ${targets[*]} " == *" bzImage "* ]] || full=0
 fi
 say "build: make -j$jobs ${targets[*]} (log: $log)"
 mk_or_die "make ${targets[*]}" -j"$jobs" "${targets[@]}"
 if [ -n "${seed:-}" ] && [ "$(tr -d ' \n' < "$out/scripts/basic/randstruct.seed")" != "$seed" ]; then
   die "the randstruct seed was regenerated during the build; $out is not using gcc-plugins/test.seed"
 fi
-if [ ${#user_targets[@]} -gt 0 ]; then
+if [[ " ${targets[*]} " != *" bzImage "* ]]; then
   say "build: done in $((SECONDS - tb))s: ${targets[*]}"
   say "done: kernel $name (targets only) in $((SECONDS - t0))s"
   exit 0

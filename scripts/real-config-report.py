@@ -25,6 +25,8 @@ Verdicts (each a PASS:/FAIL: line; exit 1 if any FAILs):
   latent-entropy latent_entropy changes across fork() (latent-entropy on)
   kaslr          latent_entropy's runtime address differs from vmlinux's
   oops           no more BUG:/WARNING:/Oops lines than the control's boot
+  modules        every module of the initramfs loads as the control's does
+                 (loaded, or refused with the same error), and one loads
   stackleak-coverage, randstruct-probe
                  the static checks of tests/boot/ (stackleak: no frame at or
                  above the threshold without the call; randstruct: the
@@ -54,6 +56,7 @@ WARNING = re.compile(r"(^|[ :])warning:", re.I)
 OOPS = re.compile(r"(BUG:|WARNING:|Oops|Kernel panic|general protection fault)")
 LKDTM_OK = "lkdtm: OK: the rest of the thread stack is properly erased"
 LKDTM_XFAIL = "lkdtm: XFAIL: stackleak is not enabled"
+MODULE = re.compile(r"^passport: modules: /modules/(\S+\.ko): (.*)$")
 LATENT = re.compile(r"passport: latent-entropy: latent_entropy at (0x[0-9a-f]+): "
                     r"before=(0x[0-9a-f]+) after [0-9]+ forks=(0x[0-9a-f]+): (\w+)")
 
@@ -143,6 +146,8 @@ class Kernel:
         self.time = read_kv(os.path.join(build, "build-full.time"))
         self.sizes = image_sizes(build)
         self.oops = [l for l in self.lines if OOPS.search(l) and "lkdtm" not in l]
+        self.modules = collections.OrderedDict(
+            m.groups() for m in map(MODULE.match, self.lines) if m)
         self.latent = next((LATENT.search(l) for l in self.lines if LATENT.search(l)), None)
 
     def on(self, symbol):
@@ -244,6 +249,16 @@ def judge(p, c, features, verdicts):
         link = "0x%x" % sym.value if sym else "?"
         v("kaslr", p.on("RANDOMIZE_BASE") and sym and m.group(1) != link,
           "latent_entropy linked at %s, runs at %s" % (link, m.group(1)))
+    if c is not None:
+        differ = [m for m in sorted(set(p.modules) | set(c.modules)) if p.modules.get(m) != c.modules.get(m)]
+        v("modules", p.modules and not differ and "loaded" in p.modules.values(),
+          "%d modules, %d loaded in passport, %d in control; %d differ%s" % (
+              len(p.modules), list(p.modules.values()).count("loaded"),
+              list(c.modules.values()).count("loaded"), len(differ),
+              (": %s %s vs %s" % (differ[0], p.modules.get(differ[0]), c.modules.get(differ[0]))) if differ else ""))
+    elif p.modules:
+        v("modules", "loaded" in p.modules.values(), "%d modules, %d loaded" % (
+            len(p.modules), list(p.modules.values()).count("loaded")))
     if c is not None:
         v("oops", len(p.oops) <= len(c.oops), "BUG/WARNING/Oops lines: passport %d, control %d%s"
           % (len(p.oops), len(c.oops), (": " + p.oops[0]) if p.oops else ""))

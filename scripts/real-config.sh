@@ -6,7 +6,7 @@
 #
 # usage: scripts/real-config.sh [--config defconfig|debian|FILE]
 #            [--features LIST] [--llvm N] [--jobs N] [--timeout S]
-#            [--no-control] [--no-boot] [--report DIR]
+#            [--modules LIST] [--no-control] [--no-boot] [--report DIR]
 #
 #   --config C     defconfig (the default): the tree's x86_64_defconfig;
 #                  debian: Debian's amd64 config (config.amd64_none_amd64
@@ -21,6 +21,11 @@
 #   --jobs N       make -jN (default: nproc)
 #   --timeout S    per-boot QEMU timeout (default 1200: a defconfig kernel
 #                  runs its ~45 KUnit suites in about a minute under TCG)
+#   --modules L    the modules to build and load, comma-separated .ko paths
+#                  of the tree (e.g. drivers/block/loop.ko); default: all of
+#                  the config's modules, except for debian (thousands): a
+#                  sample of independent ones (loop, nbd, dummy, tun, isofs,
+#                  squashfs, nls_utf8). `none` builds no module.
 #   --no-control   build and boot only the passport kernel (no KUnit diff,
 #                  no build time/size comparison)
 #   --no-boot      build (and run the static checks) only
@@ -51,7 +56,7 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit "
 die() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "[$prog] $*" >&2; }
 
-config=defconfig features=all llvm=19 jobs=$(nproc) timeout=1200 control=1 boot=1 report=''
+config=defconfig features=all llvm=19 jobs=$(nproc) timeout=1200 control=1 boot=1 report='' modules=''
 while [ $# -gt 0 ]; do
   case $1 in
     --config) config=${2:?}; shift ;;
@@ -59,6 +64,7 @@ while [ $# -gt 0 ]; do
     --llvm) llvm=${2:?}; shift ;;
     --jobs|-j) jobs=${2:?}; shift ;;
     --timeout) timeout=${2:?}; shift ;;
+    --modules) modules=${2:?}; shift ;;
     --no-control) control=0 ;;
     --no-boot) boot=0 ;;
     --report) report=${2:?}; shift ;;
@@ -86,6 +92,21 @@ case $config in
     base=$(realpath "$config")
     cname=$(basename "$config"); cname=${cname%.config}; cname=${cname//[^A-Za-z0-9_-]/_} ;;
 esac
+
+[ -n "$modules" ] || [ "$config" != debian ] ||
+  modules=drivers/block/loop.ko,drivers/block/nbd.ko,drivers/net/dummy.ko,drivers/net/tun.ko,fs/isofs/isofs.ko,fs/squashfs/squashfs.ko,fs/nls/nls_utf8.ko
+# The make targets: everything the config builds, or bzImage and the sample.
+targets=()
+if [ -n "$modules" ]; then
+  targets=(--target bzImage)
+  if [ "$modules" != none ]; then
+    IFS=, read -ra mlist <<<"$modules"
+    for m in "${mlist[@]}"; do
+      [[ $m == *.ko ]] || die "--modules: '$m' is not a .ko path of the tree (e.g. drivers/block/loop.ko)"
+      targets+=(--target "$m")
+    done
+  fi
+fi
 
 # ---- the features ---------------------------------------------------------------
 # feature_of_config: the passport features that stand for a config's own
@@ -133,8 +154,8 @@ build() {
   grep -E '\] (build: done|done:)' "$report/$name.build.log" | sed 's/^/  /' >&2
 }
 "$repo/kernel-patches/apply.sh" >&2 || die "kernel-patches/apply.sh failed"
-build "$pname" --cc "clang-$llvm" --patched --base "$base" "${frags[@]}"
-[ $control = 0 ] || build "$ctl" --cc "clang-$llvm" --base "$base" --config real-tests
+build "$pname" --cc "clang-$llvm" --patched --base "$base" "${frags[@]}" "${targets[@]}"
+[ $control = 0 ] || build "$ctl" --cc "clang-$llvm" --base "$base" --config real-tests "${targets[@]}"
 # randstruct's oracle: the GCC plugin on the same config and seed, compiling
 # only the translation units the probe compares (minutes, not an hour)
 gref=''
@@ -149,13 +170,26 @@ if [[ ",$features," == *,randstruct,* ]]; then
 fi
 
 # ---- boot -----------------------------------------------------------------------
+# initrd_with_modules NAME ROLE: passport's initramfs plus a cpio of the
+# kernel's built modules under /modules (the kernel takes concatenated
+# archives); its path on stdout
+initrd_with_modules() {
+  local out=$repo/build/kernel/$1 root=$report/$2.modules rd=$report/$2.initrd.cpio.gz
+  rm -rf "$root" && mkdir -p "$root/modules"
+  (cd "$out" && find . -name '*.ko' -not -path './scripts/*' -exec cp {} "$root/modules/" \;)
+  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) | cat "$initrd" - > "$rd"
+  echo "$rd"
+}
+
 # boot NAME ROLE: one boot with every built-in KUnit suite, LKDTM
-# STACKLEAK_ERASING and the latent_entropy check; the log is REPORT/ROLE.boot.log
+# STACKLEAK_ERASING, the latent_entropy check and the modules loaded in name
+# order; the log is REPORT/ROLE.boot.log
 boot() {
-  local name=$1 role=$2
-  say "boot $name"
-  "$repo/qemu/boot.sh" --kernel "$repo/build/kernel/$name/arch/x86/boot/bzImage" --initrd "$initrd" \
-    --timeout "$timeout" --run lkdtm-stackleak,latent-entropy --log "$report/$role.boot.log" >&2 \
+  local name=$1 role=$2 rd
+  rd=$(initrd_with_modules "$name" "$role")
+  say "boot $name ($(find "$report/$role.modules" -name '*.ko' | wc -l) modules in the initramfs)"
+  "$repo/qemu/boot.sh" --kernel "$repo/build/kernel/$name/arch/x86/boot/bzImage" --initrd "$rd" \
+    --timeout "$timeout" --run lkdtm-stackleak,latent-entropy,modules --log "$report/$role.boot.log" >&2 \
     || say "boot $name: did not reach the end (the report says what is missing)"
 }
 if [ $boot = 1 ]; then
