@@ -41,7 +41,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prog=compare
 die() { echo "$prog: error: $*" >&2; exit 1; }
-usage() { sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 
 kernels_opt='' reuse=0 nobuild=0 jobs=$(nproc) boots=2 samples='' timeout=900 native_reps=1000
 bc_objects=6 bc_reps=6 buildcost=1 run=$repo/build/compare/run out=$repo/report
@@ -63,7 +63,7 @@ while [ $# -gt 0 ]; do
     --out) out=${2:?}; shift ;;
     --report-only) report_only=1 ;;
     --verbose|-v) verbose=1 ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$prog: unknown argument: $1" >&2; usage ;;
   esac
   shift

@@ -13,6 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 here=$root/kernel-patches
 export_dir=""
+case ${1:-} in -h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;; esac
 if [ "${1:-}" = --export ]; then export_dir=$2; shift 2; fi
 tree=${1:-$root/build/kernel/src-patched}
 gen=$root/build/kernel-patches

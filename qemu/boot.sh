@@ -24,7 +24,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prog=boot
-usage() { sed -n '3,4p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
 kernel='' initrd='' run='' run_set=0 append='' timeout=300 icount=0 log='' accel=auto

@@ -9,7 +9,8 @@
 # only when init.c, the benchmark sources or this script is newer than OUT.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-[ $# = 1 ] || { echo "usage: $0 OUT.cpio.gz" >&2; exit 2; }
+case ${1:-} in -h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;; esac
+[ $# = 1 ] || { echo "usage: $0 OUT.cpio.gz (--help: what it does)" >&2; exit 2; }
 out=$1
 command -v cpio >/dev/null || { echo "$0: cpio not found (apt-get install cpio)" >&2; exit 1; }
 cc=${INIT_CC:-gcc}

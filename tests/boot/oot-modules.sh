@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --only) only=${2:?}; shift ;;
     --timeout) timeout=${2:?}; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "oot-modules.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
   shift

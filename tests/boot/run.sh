@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --no-oot) oot=0 ;;
     --jobs|-j) jobs=${2:?}; shift ;;
     --timeout) timeout=${2:?}; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
   shift

@@ -22,6 +22,7 @@ passport=$here/../../passport
 count=${CSMITH_COUNT:-200} first=1 levels="-O0 -O2" link="" clang="" flags="" out="" edit="" keep=""
 while [ $# -gt 0 ]; do
 	case $1 in
+	-h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	--clang) clang=$2; shift ;;
 	--flags) flags=$2; shift ;;
 	--link) link=$2; shift ;;

@@ -7,6 +7,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 llvm=14 count=2000 first=1000
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
+	-h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	--llvm) llvm=$2; shift ;;
 	--count) count=$2; shift ;;
 	--first) first=$2; shift ;;
