@@ -7,6 +7,7 @@
 # usage: scripts/real-config.sh [--config defconfig|debian|FILE]
 #            [--features LIST] [--llvm N] [--jobs N] [--timeout S]
 #            [--modules LIST] [--no-control] [--no-boot] [--report DIR]
+#            [--dry-run]
 #
 #   --config C     defconfig (the default): the tree's x86_64_defconfig;
 #                  debian: Debian's amd64 config (config.amd64_none_amd64
@@ -15,8 +16,9 @@
 #   --features L   what passport turns on, comma-separated: stackleak,
 #                  structleak (byref-all), latent-entropy, randstruct (full);
 #                  all (the default) = the four; config = map the config's own
-#                  GCC plugin and randstruct choices to passport's (a config
-#                  with none of them gets no feature: an error)
+#                  GCC plugin and randstruct choices to passport's, same modes
+#                  and stackleak threshold (written to REPORT/mapped.config;
+#                  a config with none of them is an error)
 #   --llvm N       the Clang major of both kernels (default 19)
 #   --jobs N       make -jN (default: nproc)
 #   --timeout S    per-boot QEMU timeout (default 1200: a defconfig kernel
@@ -30,6 +32,8 @@
 #                  no build time/size comparison)
 #   --no-boot      build (and run the static checks) only
 #   --report DIR   where the report goes (default build/real-config/NAME)
+#   --dry-run      print the kernels it would build (names, trees, configs,
+#                  targets, the mapped fragment) and stop
 #
 # The kernels: build/kernel/rc-CONFIG-FEATURES (the patched tree, the
 # passport features on top of the config) and build/kernel/rc-CONFIG-control
@@ -56,7 +60,7 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit "
 die() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "[$prog] $*" >&2; }
 
-config=defconfig features=all llvm=19 jobs=$(nproc) timeout=1200 control=1 boot=1 report='' modules=''
+config=defconfig features=all llvm=19 jobs=$(nproc) timeout=1200 control=1 boot=1 report='' modules='' dry_run=0
 while [ $# -gt 0 ]; do
   case $1 in
     --config) config=${2:?}; shift ;;
@@ -67,6 +71,7 @@ while [ $# -gt 0 ]; do
     --modules) modules=${2:?}; shift ;;
     --no-control) control=0 ;;
     --no-boot) boot=0 ;;
+    --dry-run) dry_run=1 ;;
     --report) report=${2:?}; shift ;;
     -h|--help) usage 0 ;;
     *) echo "$prog: unknown argument: $1" >&2; usage ;;
@@ -109,37 +114,72 @@ if [ -n "$modules" ]; then
 fi
 
 # ---- the features ---------------------------------------------------------------
-# feature_of_config: the passport features that stand for a config's own
-# hardening choices (the GCC plugins, and randstruct, which Clang has too).
-features_of_config() {
+# mapped_fragment CONFIG: the passport symbols that stand for a config's own
+# hardening choices: each GCC plugin by its LLVM pass with the same mode and
+# stackleak threshold (Kconfig drops the GCC_PLUGIN_* symbols under Clang),
+# randstruct's mode as it is (the series routes it to passport under Clang).
+mapped_fragment() {
+  local c=$1 v
+  echo "# passport's features mapped from $(basename "$c") (scripts/real-config.sh --features config)"
+  if grep -q '^CONFIG_GCC_PLUGIN_STACKLEAK=y' "$c"; then
+    echo "CONFIG_LLVM_PASSES=y"
+    echo "CONFIG_LLVM_PASS_STACKLEAK=y"
+    v=$(sed -n 's/^CONFIG_STACKLEAK_TRACK_MIN_SIZE=//p' "$c"); echo "CONFIG_STACKLEAK_TRACK_MIN_SIZE=${v:-100}"
+    for v in METRICS RUNTIME_DISABLE; do
+      grep -q "^CONFIG_STACKLEAK_$v=y" "$c" && echo "CONFIG_STACKLEAK_$v=y"
+    done
+  fi
+  for v in USER BYREF BYREF_ALL; do
+    grep -q "^CONFIG_GCC_PLUGIN_STRUCTLEAK_$v=y" "$c" &&
+      printf 'CONFIG_LLVM_PASSES=y\nCONFIG_LLVM_PASS_STRUCTLEAK_%s=y\n' "$v"
+  done
+  grep -q '^CONFIG_GCC_PLUGIN_LATENT_ENTROPY=y' "$c" &&
+    printf 'CONFIG_LLVM_PASSES=y\nCONFIG_LLVM_PASS_LATENT_ENTROPY=y\n'
+  for v in FULL PERFORMANCE; do
+    grep -qE "^CONFIG_(GCC_PLUGIN_)?RANDSTRUCT_$v=y" "$c" &&
+      printf 'CONFIG_LLVM_PASSES=y\nCONFIG_RANDSTRUCT_%s=y\n' "$v"
+  done
+  return 0
+}
+# features_of_fragment TEXT: the feature names a fragment's text turns on
+features_of_fragment() {
   local f=()
-  grep -q '^CONFIG_GCC_PLUGIN_STACKLEAK=y' "$1" && f+=(stackleak)
-  grep -q '^CONFIG_GCC_PLUGIN_STRUCTLEAK[A-Z_]*=y' "$1" && f+=(structleak)
-  grep -q '^CONFIG_GCC_PLUGIN_LATENT_ENTROPY=y' "$1" && f+=(latent-entropy)
-  grep -qE '^CONFIG_(GCC_PLUGIN_RANDSTRUCT|RANDSTRUCT_FULL|RANDSTRUCT_PERFORMANCE)=y' "$1" && f+=(randstruct)
+  grep -q '^CONFIG_LLVM_PASS_STACKLEAK=y' <<<"$1" && f+=(stackleak)
+  grep -q '^CONFIG_LLVM_PASS_STRUCTLEAK_[A-Z_]*=y' <<<"$1" && f+=(structleak)
+  grep -q '^CONFIG_LLVM_PASS_LATENT_ENTROPY=y' <<<"$1" && f+=(latent-entropy)
+  grep -q '^CONFIG_RANDSTRUCT_[A-Z]*=y' <<<"$1" && f+=(randstruct)
   local IFS=,; echo "${f[*]}"
 }
+frags=(--config real-tests)
 if [ "$features" = config ]; then
   [ "$base" != defconfig ] || die "--features config: defconfig has no GCC plugin or randstruct choice to map"
-  features=$(features_of_config "$base")
+  mapped_text=$(mapped_fragment "$base" | awk '!seen[$0]++')
+  features=$(features_of_fragment "$mapped_text")
   [ -n "$features" ] || die "--features config: $config turns on no GCC plugin and no randstruct: nothing to map (name the features)"
-  say "features mapped from $config: $features"
+  IFS=, read -ra flist <<<"$features"
+else
+  [ "$features" = all ] && features=stackleak,structleak,latent-entropy,randstruct
+  IFS=, read -ra flist <<<"$features"
+  for f in "${flist[@]}"; do
+    case $f in
+      stackleak|structleak|latent-entropy|randstruct) frags+=(--config "llvm-$f") ;;
+      *) die "--features: unknown feature '$f' (stackleak, structleak, latent-entropy, randstruct, all, config)" ;;
+    esac
+  done
 fi
-[ "$features" = all ] && features=stackleak,structleak,latent-entropy,randstruct
-frags=(--config real-tests)
-IFS=, read -ra flist <<<"$features"
-for f in "${flist[@]}"; do
-  case $f in
-    stackleak|structleak|latent-entropy|randstruct) frags+=(--config "llvm-$f") ;;
-    *) die "--features: unknown feature '$f' (stackleak, structleak, latent-entropy, randstruct, all, config)" ;;
-  esac
-done
 fname=$(IFS=+; echo "${flist[*]}")
 [ ${#flist[@]} = 4 ] && fname=all
 
 pname=rc-$cname-$fname ctl=rc-$cname-control
 report=${report:-$repo/build/real-config/$cname-$fname}
 mkdir -p "$report"
+report=$(cd "$report" && pwd)
+if [ -n "${mapped_text:-}" ]; then
+  mapped=$report/mapped.config
+  echo "$mapped_text" > "$mapped"
+  say "features mapped from $config: $features ($mapped)"
+  frags+=(--config "$mapped")
+fi
 initrd=$repo/build/qemu/initramfs.cpio.gz
 
 # ---- build ----------------------------------------------------------------------
@@ -153,21 +193,47 @@ build() {
   fi
   grep -E '\] (build: done|done:)' "$report/$name.build.log" | sed 's/^/  /' >&2
 }
+# The GCC reference (randstruct's oracle): its fragments and targets.
+gref='' gfrags=() gtargets=()
+if [[ ",$features," == *,randstruct,* ]]; then
+  gref=rc-$cname-$fname-gcc
+  # the GCC plugins standing for passport's layout-relevant features:
+  # randstruct in the same mode, stackleak (task_struct's fields)
+  gfrag=$report/gcc-reference.config
+  {
+    echo "# the GCC reference of build/kernel/$pname (scripts/real-config.sh)"
+    echo "CONFIG_GCC_PLUGINS=y"
+    if grep -qs '^CONFIG_RANDSTRUCT_PERFORMANCE=y' "${mapped:-/dev/null}"; then
+      echo "CONFIG_RANDSTRUCT_PERFORMANCE=y"
+    else
+      echo "CONFIG_RANDSTRUCT_FULL=y"
+    fi
+    if [[ ",$features," == *,stackleak,* ]]; then
+      echo "CONFIG_GCC_PLUGIN_STACKLEAK=y"
+      # STACKLEAK_METRICS adds a task_struct field: the same options as passport's
+      grep -h '^CONFIG_STACKLEAK_' "${mapped:-$repo/qemu/configs/llvm-stackleak.config}"
+    fi
+  } > "$gfrag"
+  gfrags=(--config real-tests --config "$gfrag")
+  while read -r tu; do gtargets+=(--target "${tu%.c}.o"); done \
+    < <(python3 "$repo/tests/boot/randstruct-probe.py" --print-tus)
+fi
+if [ $dry_run = 1 ]; then
+  echo "features: $features"
+  echo "passport: $pname: clang-$llvm, patched tree, --base $base ${frags[*]} ${targets[*]}"
+  [ $control = 0 ] || echo "control: $ctl: clang-$llvm, unpatched tree, --base $base --config real-tests ${targets[*]}"
+  [ -z "$gref" ] || echo "gcc-reference: $gref: gcc-12, patched tree, --base $base ${gfrags[*]} ${gtargets[*]}"
+  [ -z "${mapped:-}" ] || sed 's/^/mapped: /' "$mapped"
+  echo "report: $report"
+  exit 0
+fi
+
 "$repo/kernel-patches/apply.sh" >&2 || die "kernel-patches/apply.sh failed"
 build "$pname" --cc "clang-$llvm" --patched --base "$base" "${frags[@]}" "${targets[@]}"
 [ $control = 0 ] || build "$ctl" --cc "clang-$llvm" --base "$base" --config real-tests "${targets[@]}"
 # randstruct's oracle: the GCC plugin on the same config and seed, compiling
 # only the translation units the probe compares (minutes, not an hour)
-gref=''
-if [[ ",$features," == *,randstruct,* ]]; then
-  gref=rc-$cname-gcc-randstruct
-  gfrags=(--config real-tests --config gcc-randstruct)
-  [[ ",$features," != *,stackleak,* ]] || gfrags+=(--config gcc-stackleak)
-  gtargets=()
-  while read -r tu; do gtargets+=(--target "${tu%.c}.o"); done \
-    < <(python3 "$repo/tests/boot/randstruct-probe.py" --print-tus)
-  build "$gref" --cc gcc-12 --patched --base "$base" "${gfrags[@]}" "${gtargets[@]}"
-fi
+[ -z "$gref" ] || build "$gref" --cc gcc-12 --patched --base "$base" "${gfrags[@]}" "${gtargets[@]}"
 
 # ---- boot -----------------------------------------------------------------------
 # initrd_with_modules NAME ROLE: passport's initramfs plus a cpio of the
