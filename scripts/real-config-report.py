@@ -145,6 +145,7 @@ class Kernel:
         self.warnings = normalized_warnings(build)
         self.time = read_kv(os.path.join(build, "build-full.time"))
         self.sizes = image_sizes(build)
+        self.instrumentation = read_kv(os.path.join(build, "instrumentation.txt"))
         self.oops = [l for l in self.lines if OOPS.search(l) and "lkdtm" not in l]
         self.modules = collections.OrderedDict(
             m.groups() for m in map(MODULE.match, self.lines) if m)
@@ -276,6 +277,12 @@ def static_checks(p, features, gcc_ref, verdicts):
         verdicts.add("randstruct-probe", ok, detail)
 
 
+def cache_share(k):
+    """The share of a from-scratch build's compiles that ccache served."""
+    hits, misses = int(k.time.get("ccache_hits", 0)), int(k.time.get("ccache_misses", 0))
+    return hits / (hits + misses) if hits + misses else 0.0
+
+
 def pct(a, b):
     return "%+.1f %%" % (100.0 * (a - b) / b) if b else "n/a"
 
@@ -302,18 +309,25 @@ def markdown(p, c, features, config_name, verdicts):
         ["n/a" if k.warnings is None else str(len(k.warnings)) for k in kernels],
         "" if c is None or p.warnings is None or c.warnings is None else "%+d" % (len(p.warnings) - len(c.warnings)))
     for key, label in (("seconds", "build wall time, s (make -jN, from scratch)"),
+                       ("cpu_seconds", "build CPU time, s (user+sys of make and its children)"),
                        ("ccache_hits", "ccache hits of that build")):
         vals = [k.time.get(key, "n/a") for k in kernels]
         r = ""
-        if c and key == "seconds" and all(x.isdigit() for x in vals):
+        if c and key in ("seconds", "cpu_seconds") and all(x.isdigit() for x in vals):
             r = pct(int(vals[0]), int(vals[1]))
-            if any(k.time.get("ccache_hits", "0") != "0" for k in kernels):
-                r += " (not comparable: ccache hits)"
+            if any(cache_share(k) > 0.05 for k in kernels):
+                r += " (not comparable: ccache served >5 % of a build)"
         row(label, vals, r)
     for key in ("text", "data", "bss", "bzImage"):
         vals = [k.sizes.get(key) for k in kernels]
         row(key + " bytes", [str(x) if x is not None else "n/a" for x in vals],
             pct(vals[0], vals[1]) if c and None not in vals else "")
+    keys = [x for x in p.instrumentation if not x.startswith("#")]
+    if keys:
+        out += ["", "## Instrumentation (objdump -d vmlinux, scripts/kernel-build.sh)", "",
+                "| count | " + " | ".join(k.role for k in kernels) + " |", "|---" * (len(kernels) + 1) + "|"]
+        for x in keys:
+            out.append("| %s | %s |" % (x, " | ".join(k.instrumentation.get(x, "0") for k in kernels)))
     if any(k.cases for k in kernels):
         out += ["", "## KUnit per suite", "",
                 "ok / not ok / skip per suite; cases that differ from the control are listed below.", "",
