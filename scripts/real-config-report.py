@@ -289,8 +289,8 @@ def pct(a, b):
 
 def markdown(p, c, features, config_name, verdicts):
     out = ["# Real-config report: %s, passport features %s" % (config_name, features), ""]
-    out.append("Passport kernel: `%s` (patched tree); control: %s. Same config plus "
-               "`qemu/configs/real-tests.config`; both Clang %s." % (
+    out.append("Passport kernel: `%s` (patched tree); control: %s. The config plus "
+               "`qemu/configs/real-tests.config`; Clang %s (CONFIG_CLANG_VERSION)." % (
                    os.path.basename(p.build),
                    "`%s` (unpatched tree, plain Clang)" % os.path.basename(c.build) if c else "none (--no-control)",
                    p.config.get("CONFIG_CLANG_VERSION", "?")))
