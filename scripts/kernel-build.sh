@@ -43,7 +43,10 @@
 #
 # A build that compiled every object keeps make's output in O/build-full.log
 # (the boot layer counts its warnings; O/build.log is the last run's), and
-# its wall time and ccache hits in O/build-full.time.
+# its wall time, CPU time and ccache hits in O/build-full.time. A from-scratch
+# build that is interrupted and resumed keeps collecting both (the marker
+# O/.passport-full-build counts the interruptions; a compile cut short shows
+# twice in the log).
 #
 # After the build, O/instrumentation.txt holds static counts from
 # `objdump -d vmlinux`: functions calling stackleak_track_stack and
@@ -161,8 +164,13 @@ log=$out/build.log
 t0=$SECONDS
 say() { printf '[%s %s +%ds] %s\n' "$prog" "$name" $((SECONDS - t0)) "$*"; }
 
+full_log=''  # set while a from-scratch build runs: make's output goes there too
 mk() {  # make in O= with the toolchain; output appended to the log
-  make -C "$src" O="$out" ARCH=x86_64 "${tool_vars[@]}" "${make_vars[@]}" "$@" >>"$log" 2>&1
+  if [ -n "$full_log" ]; then
+    make -C "$src" O="$out" ARCH=x86_64 "${tool_vars[@]}" "${make_vars[@]}" "$@" 2>&1 | tee -a "$full_log" >>"$log"
+  else
+    make -C "$src" O="$out" ARCH=x86_64 "${tool_vars[@]}" "${make_vars[@]}" "$@" >>"$log" 2>&1
+  fi
 }
 mk_or_die() {
   local what=$1; shift
@@ -265,11 +273,35 @@ if grep -q '^CONFIG_RANDSTRUCT=y' "$out/.config"; then
 fi
 
 # ---- build -----------------------------------------------------------------
+targets=(bzImage)
+# modules: its modpost step writes Module.symvers (symbol CRCs with
+# MODVERSIONS), which out-of-tree modules are built against
+grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
+[ ${#user_targets[@]} = 0 ] || targets=("${user_targets[@]}")
+# A build that compiles every object (none existed when it started, but the
+# host tools configuring built under scripts/) keeps make's output as
+# build-full.log: an incremental build's log only shows the warnings of what
+# it recompiled, so the boot layer counts them there. A from-scratch build
+# that was interrupted (an hour-long real config) goes on collecting when it
+# is resumed: the marker file counts the interrupted runs. Only a build of
+# the whole kernel (bzImage among the targets) counts.
+full=0 interrupted=0 marker=$out/.passport-full-build
+if [[ " ${targets[*]} " == *" bzImage "* ]]; then
+  if [ -z "$(find "$out" -path "$out/scripts" -prune -o -name '*.o' -print -quit)" ]; then
+    full=1
+    rm -f "$out/build-full.log" "$out/build-full.time" "$out/build-full.partial"
+    echo 0 > "$marker"
+  elif [ -f "$marker" ]; then
+    full=1 interrupted=$(( $(cat "$marker") + 1 ))
+    echo "$interrupted" > "$marker"
+  fi
+fi
 # Per-build ccache statistics through a stats log (the counters of the
 # shared cache directory mix concurrent builds).
 if [ $ccache_on = 1 ]; then
   export CCACHE_STATSLOG=$out/ccache-stats.log
-  : > "$CCACHE_STATSLOG"
+  # a resumed from-scratch build adds to the interrupted runs' statistics
+  [ $interrupted != 0 ] || : > "$CCACHE_STATSLOG"
 fi
 # The objects do not depend on the pass plugin in Kbuild, and ccache only
 # hashes the loader named by -fplugin=: when the tree's pass sources change,
@@ -280,6 +312,11 @@ if grep -q '^CONFIG_LLVM_PASSES=y' "$out/.config"; then
   if [ -f "$passes_hash" ] && [ "$(cat "$passes_hash")" != "$new_hash" ]; then
     say "llvm-passes: the pass sources changed since the last build: recompiling every object"
     find "$out" -name '*.o' -delete
+    if [[ " ${targets[*]} " == *" bzImage "* ]]; then  # now a from-scratch build
+      full=1 interrupted=0
+      rm -f "$out/build-full.log" "$out/build-full.time" "$out/build-full.partial"
+      echo 0 > "$marker"
+    fi
   fi
   echo "$new_hash" > "$passes_hash"
   export CCACHE_EXTRAFILES=$passes_hash
@@ -295,22 +332,7 @@ children_cpu() {
 }
 children_cpu > "$out/.cpu0"; cpu0=$(cat "$out/.cpu0")
 tb=$SECONDS
-# A build that compiles every object (none existed when it started, but the
-# host tools configuring built under scripts/) keeps make's output as
-# build-full.log: an incremental build's log only shows the warnings of what
-# it recompiled, so the boot layer counts them there.
-full=0
-[ -n "$(find "$out" -path "$out/scripts" -prune -o -name '*.o' -print -quit)" ] || full=1
-log_start=$(wc -l < "$log")
-targets=(bzImage)
-# modules: its modpost step writes Module.symvers (symbol CRCs with
-# MODVERSIONS), which out-of-tree modules are built against
-grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
-if [ ${#user_targets[@]} -gt 0 ]; then
-  targets=("${user_targets[@]}")
-  # a from-scratch log and time stand for the whole kernel, not a part
-  [[ " ${targets[*]} " == *" bzImage "* ]] || full=0
-fi
+[ $full = 0 ] || full_log=$out/build-full.partial
 say "build: make -j$jobs ${targets[*]} (log: $log)"
 mk_or_die "make ${targets[*]}" -j"$jobs" "${targets[@]}"
 if [ -n "${seed:-}" ] && [ "$(tr -d ' \n' < "$out/scripts/basic/randstruct.seed")" != "$seed" ]; then
@@ -330,12 +352,15 @@ if [ $ccache_on = 1 ]; then
   say "ccache: hits ${hits:-?} misses ${misses:-?}"
 fi
 if [ $full = 1 ]; then
-  tail -n +$((log_start + 1)) "$log" > "$out/build-full.log"
+  mv "$out/build-full.partial" "$out/build-full.log"
   children_cpu > "$out/.cpu1"
-  # what a from-scratch build cost (the real-config report compares it)
-  printf 'seconds %d\ncpu_seconds %d\njobs %s\nccache_hits %s\nccache_misses %s\n' \
-    $((SECONDS - tb)) $(( $(cat "$out/.cpu1") - cpu0 )) "$jobs" "${hits:-0}" "${misses:-0}" > "$out/build-full.time"
-  say "build: every object compiled: make's output kept as $out/build-full.log"
+  # what a from-scratch build cost (the real-config report compares it;
+  # the times of a resumed build are its last run's only)
+  printf 'seconds %d\ncpu_seconds %d\njobs %s\nccache_hits %s\nccache_misses %s\ninterrupted_runs %s\n' \
+    $((SECONDS - tb)) $(( $(cat "$out/.cpu1") - cpu0 )) "$jobs" "${hits:-0}" "${misses:-0}" \
+    "$interrupted" > "$out/build-full.time"
+  rm -f "$marker"
+  say "build: every object compiled$([ $interrupted = 0 ] || echo " (over $((interrupted + 1)) runs)"): make's output kept as $out/build-full.log"
 fi
 
 # ---- static instrumentation counts ----------------------------------------

@@ -317,6 +317,8 @@ def markdown(p, c, features, config_name, verdicts):
             r = pct(int(vals[0]), int(vals[1]))
             if any(cache_share(k) > 0.05 for k in kernels):
                 r += " (not comparable: ccache served >5 % of a build)"
+            elif any(k.time.get("interrupted_runs", "0") != "0" for k in kernels):
+                r += " (not comparable: a build was interrupted and resumed)"
         row(label, vals, r)
     for key in ("text", "data", "bss", "bzImage"):
         vals = [k.sizes.get(key) for k in kernels]
