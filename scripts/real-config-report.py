@@ -250,7 +250,7 @@ def judge(p, c, features, verdicts):
         link = "0x%x" % sym.value if sym else "?"
         v("kaslr", p.on("RANDOMIZE_BASE") and sym and m.group(1) != link,
           "latent_entropy linked at %s, runs at %s" % (link, m.group(1)))
-    if c is not None:
+    if c is not None and (p.modules or c.modules):
         differ = [m for m in sorted(set(p.modules) | set(c.modules)) if p.modules.get(m) != c.modules.get(m)]
         v("modules", p.modules and not differ and "loaded" in p.modules.values(),
           "%d modules, %d loaded in passport, %d in control; %d differ%s" % (
