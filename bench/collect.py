@@ -2,17 +2,24 @@
 """collect.py: raw measurements for ./passport compare that are not boots.
 
 usage:
-  bench/collect.py static ELF OUT.tsv
-      One line per function of ELF (a vmlinux, or any x86-64 ELF), from
-      `objdump -d`: name, section, size in bytes, whether it calls
-      stackleak_track_stack, whether it touches latent_entropy, the frame
-      it allocates (the first `sub $N,%rsp` of its prologue, 0 if none),
-      how many registers its prologue pushes, and whether its straight-line
-      head (before the first jump, call or return) has a 5-byte
-      `nopl 0x0(%rax,%rax,1)`: what passport-finalize leaves where it
-      removed a tracking call (a GCC kernel, whose plugin deletes the call,
-      shows how often such a NOP is there for other reasons). Also writes
-      OUT.tsv.size with the `size` line (text data bss) of ELF.
+  bench/collect.py static BUILD_DIR|ELF OUT.tsv [--objects OBJ...]
+                          [--track-min-size N]
+      One line per function of a kernel (BUILD_DIR: its vmlinux, frames
+      from the objects linked into it) or of any x86-64 ELF (frames from
+      the relocatable OBJs it was linked from, if given): name, output
+      section, size in bytes, whether it calls stackleak_track_stack,
+      whether it references latent_entropy, its final frame (.stack_sizes
+      minus callee-saved pushes; -1 where unknown: no .stack_sizes, e.g. a
+      GCC kernel), how many registers its prologue pushes, whether its
+      straight-line head (before the first jump, call or return) has a
+      5-byte `nopl 0x0(%rax,%rax,1)` (what passport-finalize leaves where it
+      removed a tracking call; a GCC kernel, whose plugin deletes the call,
+      shows how often such a NOP is there for other reasons), and whether
+      it is an untracked large frame. Every fact but the NOP is
+      analysis/kfacts.py's rule, the one the boot layer's
+      stackleak-coverage.py judges by; the threshold is the kernel's
+      CONFIG_STACKLEAK_TRACK_MIN_SIZE or N (none: nothing is untracked).
+      Also writes OUT.tsv.size with the `size` line (text data bss).
 
   bench/collect.py buildcost --dir KBUILD_DIR --feature F [--objects N]
                    [--reps R] [--out OUT.tsv]
@@ -46,6 +53,7 @@ usage:
 
 Standard library only.
 """
+import argparse
 import os
 import re
 import shlex
@@ -56,72 +64,78 @@ import tempfile
 
 # ---- static ---------------------------------------------------------------
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "analysis"))
+import kelf  # noqa: E402
+import kfacts  # noqa: E402
+
 FUNC_RE = re.compile(r"^([0-9a-f]+) <(.+)>:$")
-SUB_RSP_RE = re.compile(r"\bsub\s+\$0x([0-9a-f]+),%rsp")
 
 
-def parse_objdump(lines):
-    """Yield one dict per function from `objdump -d --no-show-raw-insn`."""
-    section = ""
-    fn = None
-    for line in lines:
-        if line.startswith("Disassembly of section "):
-            section = line.split()[3].rstrip(":")
-            continue
+def head_nop_starts(elf):
+    """Start addresses of the functions of ELF whose straight-line head (up
+    to the first jump, call or return, at most 16 instructions) has the
+    5-byte NOP passport-finalize writes over a removed tracking call."""
+    objdump = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                               text=True, errors="replace", env=dict(os.environ, LC_ALL="C"))
+    starts, start, insns, head = set(), None, 0, False
+    for line in objdump.stdout:
         m = FUNC_RE.match(line)
         if m:
-            if fn:
-                yield fn
-            fn = {"name": m.group(2), "section": section, "start": int(m.group(1), 16),
-                  "end": int(m.group(1), 16), "tracked": 0, "latent": 0, "frame": 0,
-                  "pushes": 0, "insns": 0, "prologue": True, "nop_entry": 0, "head": True}
+            start, insns, head = int(m.group(1), 16), 0, True
             continue
-        if fn is None or "\t" not in line:
+        if not head or "\t" not in line:
             continue
-        parts = line.split("\t")
-        try:
-            addr = int(parts[0].strip().rstrip(":"), 16)
-        except ValueError:
-            continue
-        insn = parts[-1].strip()
-        fn["end"] = addr
-        fn["insns"] += 1
-        if "<stackleak_track_stack>" in insn and insn.startswith("call"):
-            fn["tracked"] = 1
-        if "<latent_entropy>" in insn or "<latent_entropy+" in insn:
-            fn["latent"] = 1
-        if fn["head"]:
-            if insn.startswith("nopl") and insn.endswith("0x0(%rax,%rax,1)"):
-                fn["nop_entry"] = 1
-            elif insn.startswith(("j", "call", "ret")) or fn["insns"] > 16:
-                fn["head"] = False
-        # The prologue: pushes, then at most one sub from %rsp. The call to
-        # the tracker (or endbr/nop padding) may sit between them.
-        if fn["prologue"] and fn["insns"] <= 16:
-            if insn.startswith("push"):
-                fn["pushes"] += 1
-            else:
-                m = SUB_RSP_RE.search(insn)
-                if m:
-                    fn["frame"] = int(m.group(1), 16)
-                    fn["prologue"] = False
-                elif insn.startswith(("ret", "jmp")):
-                    fn["prologue"] = False
-    if fn:
-        yield fn
-
-
-def cmd_static(elf, out):
-    objdump = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", elf],
-                               stdout=subprocess.PIPE, text=True, errors="replace")
-    with open(out + ".tmp", "w") as f:
-        f.write("# name\tsection\tbytes\ttracked\tlatent\tframe\tpushes\tnop_entry\n")
-        for fn in parse_objdump(objdump.stdout):
-            f.write("%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n" % (
-                fn["name"], fn["section"], fn["end"] - fn["start"] + 1, fn["tracked"],
-                fn["latent"], fn["frame"], fn["pushes"], fn["nop_entry"]))
+        insn = line.split("\t")[-1].strip()
+        insns += 1
+        if insn.startswith("nopl") and insn.endswith("0x0(%rax,%rax,1)"):
+            starts.add(start)
+            head = False
+        elif insn.startswith(("j", "call", "ret")) or insns > 16:
+            head = False
     if objdump.wait() != 0:
         sys.exit("collect: objdump -d %s failed" % elf)
+    return starts
+
+
+def object_frames(objs, build, tms):
+    """({name: largest final frame}, {names of untracked large frames}) of
+    the objects, by kfacts' coverage rule."""
+    cov = kfacts.stackleak_coverage(objs, tms, build)
+    frames = {}
+    for f in cov.funcs:
+        if f.frame is not None:
+            frames[f.name] = max(f.frame, frames.get(f.name, f.frame))
+    return frames, {f.name for f, _ in cov.untracked}
+
+
+def cmd_static(target, out, objects=None, tms=None):
+    if os.path.isdir(target):
+        build, elf = target, os.path.join(target, "vmlinux")
+        objects, vm = kfacts.linked_objects(build)
+        cfg = kelf.read_config(build)
+        if tms is None and "y" in (cfg.get("CONFIG_STACKLEAK"), cfg.get("CONFIG_GCC_PLUGIN_STACKLEAK")):
+            tms = kfacts.track_min_size(build)
+    else:
+        build, elf, vm = None, target, kelf.Elf(target)
+    frames, untracked = object_frames(objects or [], build, tms)
+    names, _ = kfacts.image_functions(vm)
+    tracked = kfacts.tracker_callers(vm)
+    latent = kfacts.latent_entropy_users(vm)
+    nops = head_nop_starts(elf)
+    sizes = {}
+    for y in vm.functions():
+        sizes[y.value] = max(y.size, sizes.get(y.value, 0))
+    with open(out + ".tmp", "w") as f:
+        f.write("# name\tsection\tbytes\ttracked\tlatent\tframe\tpushes\tnop_entry\tuntracked"
+                "\t(threshold %s)\n" % tms)
+        for addr, name in sorted(names.items()):
+            sec = vm.section_at(addr)
+            if sec is None or not sec.flags & kelf.SHF_EXECINSTR:
+                continue
+            f.write("%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n" % (
+                name, sec.name, sizes[addr], name in tracked, name in latent, frames.get(name, -1),
+                kelf.prologue_pushes(vm.read_at(addr, min(sizes[addr], 64))), addr in nops,
+                name in untracked))
     os.replace(out + ".tmp", out)
     size = subprocess.run(["size", elf], capture_output=True, text=True, check=True).stdout
     with open(out + ".size", "w") as f:
@@ -319,8 +333,14 @@ def cmd_buildcost(args):
 
 
 def main(argv):
-    if len(argv) >= 2 and argv[1] == "static" and len(argv) == 4:
-        cmd_static(argv[2], argv[3])
+    if len(argv) >= 2 and argv[1] == "static":
+        ap = argparse.ArgumentParser(prog="collect.py static", usage=__doc__)
+        ap.add_argument("target")
+        ap.add_argument("out")
+        ap.add_argument("--objects", nargs="+", default=[])
+        ap.add_argument("--track-min-size", type=int)
+        a = ap.parse_args(argv[2:])
+        cmd_static(a.target, a.out, a.objects, a.track_min_size)
     elif len(argv) >= 2 and argv[1] == "buildcost":
         cmd_buildcost(argv[2:])
     else:

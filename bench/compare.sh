@@ -84,11 +84,11 @@ quiet() {
 }
 
 # report: write it, then check it against the raw data with the test's
-# independent checker (tests/report/check-report.py)
+# independent checker (bench/check-report.py)
 report() {
   step "report: bench/report.py --run ${run#"$repo"/} --out ${out#"$repo"/}"
   python3 "$repo/bench/report.py" --run "$run" --out "$out"
-  python3 "$repo/tests/report/check-report.py" "$run" "$out" | tail -n 5 |
+  python3 "$repo/bench/check-report.py" "$run" "$out" | tail -n 5 |
     sed "s/^/[$prog] /"
   return "${PIPESTATUS[0]}"
 }
@@ -205,7 +205,7 @@ boot_bench() {
 # booted (right after its boots: someone may rebuild it later in the run)
 static_data() {
   local name=$1 k=$repo/build/kernel/$1 ts=$SECONDS
-  python3 "$repo/bench/collect.py" static "$k/vmlinux" "$run/static/$name.tsv"
+  python3 "$repo/bench/collect.py" static "$k" "$run/static/$name.tsv"
   cp "$k/instrumentation.txt" "$run/static/$name.instrumentation.txt" 2>/dev/null || true
   # the configuration that was booted (with --reuse it may predate the
   # fragments listed in kernels.txt): the report derives features from it

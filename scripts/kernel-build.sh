@@ -48,9 +48,9 @@
 # O/.passport-full-build counts the interruptions; a compile cut short shows
 # twice in the log).
 #
-# After the build, O/instrumentation.txt holds static counts from
-# `objdump -d vmlinux`: functions calling stackleak_track_stack and
-# functions touching latent_entropy (per section).
+# After the build, O/instrumentation.txt holds static counts of vmlinux:
+# functions calling stackleak_track_stack and functions referencing
+# latent_entropy, per section (analysis/instrumentation-detail.py --counts).
 #
 # ccache: CCACHE_DIR defaults to build/ccache, with compiler_check=content
 # (so a rebuilt but identical GCC plugin still hits) and base_dir = the
@@ -365,22 +365,7 @@ fi
 
 # ---- static instrumentation counts ----------------------------------------
 ti=$SECONDS
-objdump=objdump
-command -v objdump >/dev/null || objdump=llvm-objdump-${ver}
-"$objdump" -d --no-show-raw-insn "$out/vmlinux" | awk -v name="$name" -v cc="$cc" '
-  /^Disassembly of section / { sec = $4; sub(/:$/, "", sec); next }
-  /^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn); next }
-  /call.*<stackleak_track_stack>/ { sl_sites++; if (!(fn in sl)) { sl[fn] = 1; sl_fns++ } }
-  /<latent_entropy>/ && fn != "" {
-    if (!(fn in le)) { le[fn] = sec; le_fns++; le_sec[sec]++ }
-  }
-  END {
-    printf "# static instrumentation counts for %s (%s), from objdump -d vmlinux\n", name, cc
-    printf "stackleak_track_stack_functions %d\n", sl_fns
-    printf "stackleak_track_stack_call_sites %d\n", sl_sites
-    printf "latent_entropy_functions %d\n", le_fns
-    for (s in le_sec) printf "latent_entropy_functions[%s] %d\n", s, le_sec[s]
-  }' > "$out/instrumentation.txt"
+python3 "$repo/analysis/instrumentation-detail.py" --counts "$out" > "$out/instrumentation.txt"
 say "instrumentation ($((SECONDS - ti))s): $(grep -v '^#' "$out/instrumentation.txt" | paste -sd' ')"
 say "done: kernel $name in $((SECONDS - t0))s"
 exit

@@ -28,7 +28,7 @@ Verdicts (each a PASS:/FAIL: line; exit 1 if any FAILs):
   modules        every module of the initramfs loads as the control's does
                  (loaded, or refused with the same error), and one loads
   stackleak-coverage, randstruct-probe
-                 the static checks of tests/boot/ (stackleak: no frame at or
+                 the static checks of analysis/ (stackleak: no frame at or
                  above the threshold without the call; randstruct: the
                  layouts of the probe's translation units equal those of
                  the GCC plugin on the same config and seed, --gcc-reference,
@@ -43,7 +43,7 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "tests", "boot"))
+sys.path.insert(0, os.path.join(REPO, "analysis"))
 import kelf  # noqa: E402
 
 # Suites that measure a passport feature: their results follow the feature.
@@ -181,8 +181,8 @@ class Verdicts:
 
 
 def static_check(script, *args):
-    """(ok, summary) of a tests/boot/ static check: its PASS/FAIL lines."""
-    p = subprocess.run([sys.executable, os.path.join(REPO, "tests", "boot", script)] + list(args),
+    """(ok, summary) of an analysis/ static check: its PASS/FAIL lines."""
+    p = subprocess.run([sys.executable, os.path.join(REPO, "analysis", script)] + list(args),
                        capture_output=True, text=True)
     lines = [l for l in p.stdout.splitlines() if l.startswith(("PASS:", "FAIL:", "INFO:"))]
     ok = p.returncode == 0 and not any(l.startswith("FAIL:") for l in lines) and lines

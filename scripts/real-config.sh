@@ -216,7 +216,7 @@ if [[ ",$features," == *,randstruct,* ]]; then
   } > "$gfrag"
   gfrags=(--config real-tests --config "$gfrag")
   while read -r tu; do gtargets+=(--target "${tu%.c}.o"); done \
-    < <(python3 "$repo/tests/boot/randstruct-probe.py" --print-tus)
+    < <(python3 "$repo/analysis/randstruct-probe.py" --print-tus)
 fi
 if [ $dry_run = 1 ]; then
   echo "features: $features"

@@ -80,11 +80,11 @@ stackinit_cases() {
   sed -n 's/^.*\] *\(\(not \)\{0,1\}ok\) [0-9]* \(test_[a-z0-9_]*\)\( # SKIP\)\{0,1\}.*$/\1 \3\4/p' "$1"
 }
 
-# static CHECKER ARGS...: run a tests/boot/*.py static check on a built
+# static CHECKER ARGS...: run an analysis/*.py static check on a built
 # kernel, counting its PASS:/FAIL: lines (FAIL-DETAIL: lines are evidence).
 static() {
   local out rc line
-  out=$("$repo/tests/boot/$1" "${@:2}" 2>&1); rc=$?
+  out=$("$repo/analysis/$1" "${@:2}" 2>&1); rc=$?
   while IFS= read -r line; do
     case $line in
       PASS:*) echo "$line"; passed=$((passed + 1)) ;;
@@ -95,6 +95,26 @@ static() {
   if [ $rc != 0 ] && ! grep -q '^FAIL:' <<<"$out"; then
     fail "$1 ${*:2}: exit $rc: $(tail -n 3 <<<"$out" | paste -sd' ')"
   fi
+}
+
+# coverage_agrees NAME OUT: ./passport compare's report judges stackleak
+# coverage from bench/collect.py's per-function table; that table must name
+# the same tracked and untracked functions as stackleak-coverage.py (one
+# rule, analysis/kfacts.py, on this vmlinux).
+coverage_agrees() {
+  local name=$1 out=$2 tsv=$logdir/$1.static.tsv
+  if ! python3 "$repo/bench/collect.py" static "$out" "$tsv" > "$logdir/$name.static.log" 2>&1; then
+    fail "$name: coverage-agrees: bench/collect.py static failed ($logdir/$name.static.log)"; return
+  fi
+  local t_tab t_cov u_tab u_cov
+  t_tab=$(awk -F'\t' '!/^#/ && $4 == 1 { print $1 }' "$tsv" | sort -u)
+  t_cov=$(awk '{ print $1 }' "$out/stackleak-tracked.txt" | sort -u)
+  u_tab=$(awk -F'\t' '!/^#/ && $9 == 1 { print $1 }' "$tsv" | sort -u)
+  u_cov=$(awk '{ print $1 }' "$out/stackleak-untracked.txt" | sort -u)
+  check "$name" "coverage-agrees: the report's table and stackleak-coverage name the same tracked and untracked functions" \
+    "$([ "$t_tab" = "$t_cov" ] && [ "$u_tab" = "$u_cov" ]; echo $?)" \
+    "tracked $(grep -c . <<<"$t_tab") vs $(grep -c . <<<"$t_cov"), untracked $(grep -c . <<<"$u_tab") vs $(grep -c . <<<"$u_cov")$(
+      [ "$t_tab" = "$t_cov" ] || echo "; tracked differ: $(comm -3 <(echo "$t_tab") <(echo "$t_cov") | head -n 5 | paste -sd' ')")"
 }
 
 # verdicts NAME CHECKS BOOTLOG OFFLOG OUTDIR
@@ -208,7 +228,7 @@ verdicts() {
         # own command; the GCC plugin's DWARF keeps the unrandomized offsets,
         # so DWARF cannot be compared), and some types are randomized.
         local ref=${c#randstruct-as=} plog=$logdir/$name.randstruct-probe.log
-        python3 "$repo/tests/boot/randstruct-probe.py" --baseline-none "$repo/build/kernel/$ref" "$out" > "$plog" 2>&1
+        python3 "$repo/analysis/randstruct-probe.py" --baseline-none "$repo/build/kernel/$ref" "$out" > "$plog" 2>&1
         check "$name" "randstruct-as: struct layouts of the probe's translation units equal $ref's" "$?" \
           "$(grep -E '^(PASS|FAIL): ' "$plog" | tail -n 2 | sed 's/^[A-Z]*: //' | paste -sd';'); log: $plog"
         ;;
@@ -329,8 +349,11 @@ while read -r name cc tree frags checks rest; do
   # Static checks of the vmlinux: stackleak coverage (on Clang kernels: no
   # frame >= STACKLEAK_TRACK_MIN_SIZE without the call), and the per-feature
   # instrumentation lists for ./passport compare.
-  static stackleak-coverage.py "$out" --list "$out/stackleak-tracked.txt"
+  : > "$out/stackleak-untracked.txt"
+  static stackleak-coverage.py "$out" --list "$out/stackleak-tracked.txt" \
+    --list-untracked "$out/stackleak-untracked.txt"
   static instrumentation-detail.py "$out"
+  coverage_agrees "$name" "$out"
 
   log=$logdir/$name.boot.log off=$logdir/$name.off.log
   actions=lkdtm-stackleak,latent-entropy

@@ -7,7 +7,8 @@
 # - kgcc / kclang: the stackleak differential corpus (tests/stackleak/Inputs/
 #   corpus) compiled with gcc-12 + the kernel's stackleak plugin and with
 #   clang + passport stackleak, each linked into one ELF with a tracker stub;
-#   bench/collect.py static analyses them as it analyses a vmlinux
+#   bench/collect.py static analyses them (with their objects) as it
+#   analyses a vmlinux
 # - their "boot logs": bench/guest-bench.c run on this host (no stackleak
 #   here, so phase "none"), twice for kgcc, once for kclang
 # - native.txt: bench/erase-native.c, few samples
@@ -20,7 +21,7 @@ mkdir -p "$run"/{boot,static,buildcost,logs,bin}
 tmp=$run/tmp
 mkdir -p "$tmp"/{gcc,clang}
 corpus=$root/tests/stackleak/Inputs/corpus
-kflags=(-O2 -fno-pic -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables -fcf-protection=none -I"$corpus")
+kflags=(-MD -O2 -fno-pic -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables -fcf-protection=none -I"$corpus")
 
 # The tracker stub and the ELFs.
 echo 'void stackleak_track_stack(void) {}' > "$tmp/stub.c"
@@ -35,7 +36,8 @@ for src in "$corpus"/*.c; do
 done
 for k in gcc clang; do
   ld -o "$tmp/k$k.elf" -e 0 --unresolved-symbols=ignore-all "$tmp/$k"/*.o "$tmp/stub.o"
-  python3 "$root/bench/collect.py" static "$tmp/k$k.elf" "$run/static/k$k.tsv"
+  python3 "$root/bench/collect.py" static "$tmp/k$k.elf" "$run/static/k$k.tsv" \
+    --objects "$tmp/$k"/*.o --track-min-size 100
 done
 
 # The benchmarks, for real, on this host.

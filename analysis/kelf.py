@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """kelf.py - the little ELF64 (x86-64, little-endian) reading the static
 kernel checks need: sections, symbols, .stack_sizes, prologue bytes, and the
-call sites objdump shows.  Standard library only; imported by the check
-scripts next to it (tests/boot/*.py)."""
+call sites objdump shows.  Standard library only.  The format only: what
+those bytes mean for passport's features is kfacts.py's."""
 
 import bisect
 import os

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check-report.py: check a ./passport compare report against its raw data.
 
-usage: tests/report/check-report.py RUN_DIR REPORT_DIR
+usage: bench/check-report.py RUN_DIR REPORT_DIR
 
 Written separately from bench/report.py (its own parsing of the raw files),
 so that a report number that did not come from the run's data is caught:

@@ -4,6 +4,7 @@
 
 usage: instrumentation-detail.py [--out FILE] BUILD_DIR
        instrumentation-detail.py --compare BUILD_A BUILD_B
+       instrumentation-detail.py --counts BUILD_DIR
 
 For BUILD_DIR (build/kernel/NAME) it writes BUILD_DIR/instrumentation-detail.json
 (or --out FILE) for the comparison report, and prints a summary:
@@ -23,6 +24,12 @@ For BUILD_DIR (build/kernel/NAME) it writes BUILD_DIR/instrumentation-detail.jso
                   noreturn functions and those without a return: such a
                   function is listed with "no ret")
 
+--counts prints only the counts of vmlinux (what scripts/kernel-build.sh
+keeps as BUILD_DIR/instrumentation.txt), "KEY VALUE" lines:
+  stackleak_track_stack_functions, stackleak_track_stack_call_sites,
+  latent_entropy_functions, latent_entropy_functions[SECTION]
+The rules are kfacts.py's tracker_callers() and latent_entropy_users().
+
 Lines: "PASS:"/"FAIL:"/"INFO:".  With the feature enabled in .config
 (CONFIG_GCC_PLUGIN_LATENT_ENTROPY or CONFIG_LATENT_ENTROPY), every named
 __latent_entropy function that is in vmlinux must be instrumented (FAIL
@@ -41,6 +48,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kelf  # noqa: E402
+import kfacts  # noqa: E402
 
 failed = 0
 
@@ -49,18 +57,6 @@ def report(ok, text):
     global failed
     print(("PASS: " if ok else "FAIL: ") + text)
     failed += not ok
-
-
-def linked_objects(build, vm):
-    objs = kelf.archive_members(os.path.join(build, "vmlinux.a"))
-    defined = {y.name for y in vm.symbols if y.bind != kelf.STB_LOCAL and y.shndx != 0}
-    for top, _, files in os.walk(build):
-        if "lib.a" in files and "/source" not in top:
-            for m in kelf.archive_members(os.path.join(top, "lib.a")):
-                g = [y.name for y in kelf.Elf(m).symbols if y.bind == 1 and y.shndx != 0]
-                if g and all(n in defined for n in g):
-                    objs.append(m)
-    return objs
 
 
 def named_latent_entropy_functions(src):
@@ -95,47 +91,20 @@ def analyse(build):
     vm = kelf.Elf(os.path.join(build, "vmlinux"))
     cfg = kelf.read_config(build)
     funcs = vm.functions()
-    first = {}
-    for y in sorted(funcs, key=lambda y: y.name):
-        first.setdefault(y.value, y.name)
-    fi = kelf.FunctionIndex(funcs)
-    le = vm.symbols and [y for y in vm.symbols if y.name == "latent_entropy" and y.shndx]
-    le_addr = le[0].value if le else None
-
-    stackleak = {}
-    for addr, mnem, _, target in kelf.branch_sites(vm.path):
-        if target == "stackleak_track_stack" and mnem.startswith("call"):
-            y = fi.at(addr)
-            if y:
-                stackleak[first[y.value]] = vm.section_at(y.value).name
-
-    # Functions whose code references latent_entropy: objdump's "# ADDR
-    # <latent_entropy>" comment on rip-relative operands, or the absolute
-    # address as an operand.
-    latent = {}
+    first, _ = kfacts.image_functions(vm)
+    section_of = {n: vm.section_at(a).name for a, n in first.items()}
+    stackleak = {n: section_of.get(n, "?") for n in kfacts.tracker_callers(vm)}
+    latent = kfacts.latent_entropy_users(vm)
+    le_addr = next((y.value for y in vm.symbols if y.name == "latent_entropy" and y.shndx), None)
     noret = set()
-    if le_addr is not None:
-        import subprocess
-        hexa = "%x" % le_addr
-        proc = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", "-w", vm.path],
-                                stdout=subprocess.PIPE, text=True, errors="replace",
-                                env=dict(os.environ, LC_ALL="C"))
-        for line in proc.stdout:
-            if "<latent_entropy>" in line or ("0x" + hexa) in line:
-                m = re.match(r"\s*([0-9a-f]+):", line)
-                y = m and fi.at(int(m.group(1), 16))
-                if y:
-                    latent[first[y.value]] = vm.section_at(y.value).name
-        proc.wait()
 
     # The functions that carry __latent_entropy.
     src = os.path.realpath(os.path.join(build, "source"))
     named = named_latent_entropy_functions(src) if os.path.isdir(src) else {}
     vm_names = {y.name for y in funcs}
     init_funcs = {}
-    for o in linked_objects(build, vm):
-        toks = kelf.cmd_file(build, os.path.relpath(o, build)).split()
-        if "-D__ASSEMBLY__" in toks:
+    for o in kfacts.linked_objects(build, vm)[0]:
+        if kfacts.object_kind(build, o) == "asm":
             continue
         e = kelf.Elf(o)
         for y in e.functions():
@@ -218,13 +187,31 @@ def compare(a, b):
                % (na, nb, "; differ: " + ", ".join(diff) if diff else ""))
 
 
+def counts(build):
+    vm = kelf.Elf(os.path.join(build, "vmlinux"))
+    cfg = kelf.read_config(build)
+    calls = kfacts.tracker_callers(vm)
+    latent = kfacts.latent_entropy_users(vm)
+    cc = "gcc" if cfg.get("CONFIG_CC_IS_GCC") == "y" else "clang"
+    print("# static instrumentation counts for %s (%s), from vmlinux (analysis/kfacts.py)"
+          % (os.path.basename(os.path.normpath(build)), cc))
+    print("stackleak_track_stack_functions %d" % len(calls))
+    print("stackleak_track_stack_call_sites %d" % sum(calls.values()))
+    print("latent_entropy_functions %d" % len(latent))
+    for sec, n in sorted(collections.Counter(latent.values()).items()):
+        print("latent_entropy_functions[%s] %d" % (sec, n))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build", nargs="?")
     ap.add_argument("--out")
     ap.add_argument("--compare", nargs=2, metavar="BUILD")
+    ap.add_argument("--counts", action="store_true")
     a = ap.parse_args()
-    if a.compare:
+    if a.counts and a.build:
+        counts(a.build)
+    elif a.compare:
         ds = []
         for b in a.compare:
             p = os.path.join(b, "instrumentation-detail.json")

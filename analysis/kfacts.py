@@ -1,0 +1,300 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kfacts.py - the facts passport reads from a built kernel, each by one rule.
+
+Every check and report that needs one of these facts imports it from here
+(analysis/stackleak-coverage.py and instrumentation-detail.py, the boot
+layer through them, bench/collect.py and thus ./passport compare's report,
+scripts/real-config-report.py), so a boot test's PASS and a report's ✓ are
+the same judgement.  Standard library only; ELF reading is kelf.py's.
+
+  linked_objects(build)     the objects the linker put into BUILD/vmlinux:
+                            every member of vmlinux.a, and each lib.a member
+                            whose global symbols are all defined in vmlinux
+                            (each object once: with MODULES=y Kbuild also
+                            puts lib-y objects into vmlinux.a)
+  object_functions(obj)     the functions of a relocatable object, aliases
+                            folded into the alphabetically first name, with
+                            their input section and calls to the tracker
+  final frame               Func.frame: the .stack_sizes value (Clang's
+                            -fstack-size-section) minus 8 bytes per
+                            callee-saved register push in the prologue:
+                            GCC's get_frame_size(), the figure stackleak's
+                            threshold is compared with (passport-finalize
+                            uses the same rule); None without .stack_sizes
+  object_kind(build, obj)   how Kbuild compiled OBJ: asm, opted-out
+                            (-passport-stackleak-disable), no-pass (no
+                            -passport-stackleak) or pass
+  stackleak_coverage(...)   THE "untracked large frame" rule: a function
+                            whose final frame is at least the threshold,
+                            that does not call the tracker, and that no
+                            exclusion covers (stackleak-coverage.py's header
+                            lists them) is untracked
+  tracker_callers(vm)       {function: calls to stackleak_track_stack} in a
+                            linked image, by disassembly
+  latent_entropy_users(vm)  {function: section} of the functions whose code
+                            references the latent_entropy variable: by its
+                            symbol in objdump's comment or its absolute
+                            address as an operand
+  image_functions(vm)       one name per function address of a linked image
+                            (aliases folded into the first name) and an
+                            address -> function index
+"""
+
+import collections
+import os
+import re
+import subprocess
+
+import kelf
+
+TRACKER = "stackleak_track_stack"
+# Sections the stackleak pass (like the GCC plugin) leaves alone: code that
+# runs before or outside the task stack, or must not be instrumented.
+EXCLUDED_SECTIONS = {".init.text", ".devinit.text", ".cpuinit.text", ".meminit.text",
+                     ".noinstr.text", ".entry.text", ".head.text"}
+
+
+# ---- objects -----------------------------------------------------------------
+
+def linked_objects(build, vm=None):
+    """Objects of BUILD/vmlinux in link order, and vmlinux (a kelf.Elf)."""
+    objs = kelf.archive_members(os.path.join(build, "vmlinux.a"))
+    vm = vm or kelf.Elf(os.path.join(build, "vmlinux"))
+    defined = {y.name for y in vm.symbols if y.bind != kelf.STB_LOCAL and y.shndx != 0}
+    libs = sorted(os.path.join(top, "lib.a") for top, _, files in os.walk(build)
+                  if "lib.a" in files and "/source" not in top)
+    seen = {os.path.realpath(m) for m in objs}
+    for lib in libs:
+        for m in kelf.archive_members(lib):
+            if os.path.realpath(m) in seen:
+                continue
+            g = [y.name for y in kelf.Elf(m).symbols if y.bind == 1 and y.shndx != 0]
+            if g and all(n in defined for n in g):
+                objs.append(m)
+                seen.add(os.path.realpath(m))
+    return objs, vm
+
+
+class Func:
+    """A function of a relocatable object."""
+    __slots__ = ("name", "obj", "section", "local", "start", "end", "stack_size",
+                 "pushes", "calls", "shndx")
+
+    @property
+    def frame(self):
+        return None if self.stack_size is None else self.stack_size - 8 * self.pushes
+
+
+def object_functions(path):
+    """The functions of relocatable object PATH: one Func per piece of code,
+    with its final frame and its calls to the tracker (from relocations)."""
+    e = kelf.Elf(path)
+    sizes = kelf.object_stack_sizes(e)
+    funcs, by_sec = [], collections.defaultdict(list)
+    for y in e.functions():
+        sec = e.sections[y.shndx]
+        if not sec.flags & kelf.SHF_EXECINSTR:
+            continue
+        f = Func()
+        f.name, f.obj, f.section, f.shndx = y.name, path, sec.name, y.shndx
+        f.local = y.bind == kelf.STB_LOCAL
+        f.start, f.end = y.value, y.value + y.size
+        f.stack_size = sizes.get((y.shndx, y.value))
+        f.pushes = kelf.prologue_pushes(e.bytes_of(sec)[f.start:f.end])
+        f.calls = 0
+        funcs.append(f)
+        by_sec[y.shndx].append(f)
+    for shndx, fs in by_sec.items():
+        code = e.bytes_of(e.sections[shndx])
+        for off, typ, sym, _ in kelf.relocations(e, shndx):
+            if sym.name != TRACKER or typ not in (kelf.R_X86_64_PC32, kelf.R_X86_64_PLT32):
+                continue
+            if off < 1 or code[off - 1] != 0xe8:  # a call rel32, not a reference
+                continue
+            for f in fs:  # every alias covering the call names the same code
+                if f.start <= off - 1 < f.end:
+                    f.calls += 1
+    first = {}
+    for f in sorted(funcs, key=lambda f: f.name):
+        first.setdefault((f.shndx, f.start), f)
+    return list(first.values())
+
+
+def object_kind(build, obj):
+    """asm, opted-out, no-pass or pass: what the Kbuild command of OBJ says
+    about the stackleak pass ("pass" when there is no build to ask)."""
+    if not build:
+        return "pass"
+    toks = kelf.cmd_file(build, os.path.relpath(obj, build)).split()
+    if "-D__ASSEMBLY__" in toks:
+        return "asm"
+    if "-passport-stackleak-disable" in toks:
+        return "opted-out"
+    if "-passport-stackleak" not in toks:
+        return "no-pass"
+    return "pass"
+
+
+# ---- the stackleak coverage rule -------------------------------------------
+
+_CALL = re.compile(r"\s(call|jmp)\w*\s+(.*)$")
+
+
+def makes_calls(f):
+    """What F's machine code calls or tail-jumps to, or None (a leaf)."""
+    out = subprocess.run(["objdump", "-dr", "-w", "--no-show-raw-insn", "-j", f.section,
+                          "--start-address=%d" % f.start, "--stop-address=%d" % f.end, f.obj],
+                         capture_output=True, text=True, env=dict(os.environ, LC_ALL="C")).stdout
+    for line in out.splitlines():
+        m = _CALL.search(line)
+        if not m:
+            continue
+        if m.group(1) == "call":
+            return "call " + m.group(2).strip()
+        if "R_X86_64" in line or "*" in m.group(2):
+            return "tail jump " + m.group(2).strip()
+    return None
+
+
+def dependency_text(build, obj):
+    """The text that lists OBJ's source and headers: Kbuild's .o.cmd in a
+    build, else the compiler's -MD file next to a loose object ('')."""
+    if build:
+        d, b = os.path.split(os.path.relpath(obj, build))
+        path = os.path.join(build, d, "." + b + ".cmd")
+    else:
+        path = os.path.splitext(obj)[0] + ".d"
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def declared_inline(build, f):
+    """Where static function F is declared inline ("file:line"), from its
+    object's source and the headers its dependency list names, or None."""
+    text = dependency_text(build, f.obj)
+    base = build or os.getcwd()
+    files = re.findall(r"(/\S+\.[ch])\b", text) + re.findall(r"\s(\S+\.[ch])\s", text)
+    pat = re.compile(r"\b" + re.escape(f.name) + r"\s*\(")
+    for path in dict.fromkeys(files):
+        p = path if os.path.isabs(path) else os.path.join(base, path)
+        try:
+            src = open(p, errors="replace").read()
+        except OSError:
+            continue
+        for m in pat.finditer(src):
+            head = re.split(r"[;{}#]", src[max(0, m.start() - 300):m.start()])[-1]
+            if re.search(r"\binline\b|__always_inline\b", head) and "static" in head:
+                where = path if os.path.isabs(path) else os.path.relpath(p, base)
+                return "%s:%d" % (where, src.count("\n", 0, m.start()) + 1)
+    return None
+
+
+class Coverage:
+    """The result of stackleak_coverage().
+
+    funcs      every Func of the objects       tracked    those calling the tracker
+    kinds      {obj: object_kind}              large      final frame >= tms
+    excluded   {why: [Func]} of large untracked functions an exclusion covers
+    untracked  [(Func, what it calls or None)]: the rule's offenders
+    noframe    functions without a .stack_sizes entry (assembly)"""
+
+    def __init__(self, objs, build, tms):
+        self.objs, self.build, self.tms = objs, build, tms
+        self.funcs, self.kinds = [], {}
+        for o in objs:
+            self.kinds[o] = object_kind(build, o)
+            self.funcs += object_functions(o)
+        self.tracked = [f for f in self.funcs if f.calls]
+        self.noframe = [f for f in self.funcs if f.stack_size is None]
+        self.large = [f for f in self.funcs if f.frame is not None and tms is not None and f.frame >= tms]
+        self.excluded = collections.defaultdict(list)
+        self.untracked = []
+        for f in self.large:
+            if f.calls:
+                continue
+            why, call = self.exclusion(f)
+            if why:
+                self.excluded[why].append(f)
+            else:
+                self.untracked.append((f, call))
+
+    def exclusion(self, f):
+        """(why F needs no tracking call or None, what F calls or None)."""
+        kind = self.kinds[f.obj]
+        if f.name == TRACKER:
+            return "tracker", None
+        if f.section in EXCLUDED_SECTIONS:
+            return "section " + f.section, None
+        if kind in ("opted-out", "no-pass"):
+            return kind + " " + os.path.relpath(f.obj, self.build), None
+        call = makes_calls(f)
+        if call:
+            return None, call
+        # GCC's leaf rules: it skips leaves that are _paravirt_* or static inline
+        if f.name.startswith("_paravirt_"):
+            return "leaf _paravirt_*", None
+        where = f.local and declared_inline(self.build, f)
+        if where:
+            return "leaf static inline (%s)" % where, None
+        return None, None
+
+
+def stackleak_coverage(objs, tms, build=None):
+    """The coverage of objects OBJS (linked_objects(build), or loose objects
+    with build=None) at threshold TMS (None: frames only, no judgement)."""
+    return Coverage(objs, build, tms)
+
+
+def track_min_size(build):
+    """CONFIG_STACKLEAK_TRACK_MIN_SIZE of BUILD, or None."""
+    v = kelf.read_config(build).get("CONFIG_STACKLEAK_TRACK_MIN_SIZE")
+    return int(v) if v else None
+
+
+# ---- linked images -----------------------------------------------------------
+
+def image_functions(vm):
+    """({address: first name}, kelf.FunctionIndex) of linked image VM."""
+    funcs = vm.functions()
+    first = {}
+    for y in sorted(funcs, key=lambda y: y.name):
+        first.setdefault(y.value, y.name)
+    return first, kelf.FunctionIndex(funcs)
+
+
+def tracker_callers(vm):
+    """collections.Counter {function: calls to the tracker} of linked image VM;
+    a call outside any function symbol counts under its hex address."""
+    first, index = image_functions(vm)
+    got = collections.Counter()
+    for addr, mnem, _, target in kelf.branch_sites(vm.path):
+        if target == TRACKER and mnem.startswith("call"):
+            y = index.at(addr)
+            got[first[y.value] if y else hex(addr)] += 1
+    return got
+
+
+def latent_entropy_users(vm):
+    """{function: output section} of the functions of linked image VM whose
+    code references the latent_entropy variable ({} without the symbol)."""
+    sym = next((y for y in vm.symbols if y.name == "latent_entropy" and y.shndx), None)
+    if sym is None:
+        return {}
+    first, index = image_functions(vm)
+    absolute = "0x%x" % sym.value
+    users = {}
+    proc = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", "-w", vm.path],
+                            stdout=subprocess.PIPE, text=True, errors="replace",
+                            env=dict(os.environ, LC_ALL="C"))
+    for line in proc.stdout:
+        if "<latent_entropy>" in line or "<latent_entropy+" in line or absolute in line:
+            m = re.match(r"\s*([0-9a-f]+):", line)
+            y = m and index.at(int(m.group(1), 16))
+            if y:
+                users[first[y.value]] = vm.section_at(y.value).name
+    if proc.wait() != 0:
+        raise RuntimeError("objdump failed on %s" % vm.path)
+    return users
