@@ -7,6 +7,11 @@
 #   %cc                   ./passport cc --
 #   %plugin               build/lib/passport-llvmN.so
 #   %finalize             build/bin/passport-finalize
+#   %passport_opt         opt with the plugin loaded, for .ll tests: LLVM 14's
+#                         opt parses options before it loads pass plugins,
+#                         so the plugin is also -load'ed (its -passport-*
+#                         options exist in time), and reads `ptr` only with
+#                         -opaque-pointers: one .ll text serves every major
 #   %other_clang %other_plugin  the other built major, for mismatch tests
 #   %gcc_plugins          build/gcc-plugins (the kernel's own GCC plugins)
 #   %root                 the repository
@@ -49,6 +54,10 @@ config.substitutions += [
     ("%finalize", os.path.join(build, "bin", "passport-finalize")),
     ("%gcc_plugins", os.path.join(build, "gcc-plugins")),
     ("%root", root),
+    ("%passport_opt", "%s%s -load=%s -load-pass-plugin=%s" % (
+        os.path.join(bindir, "opt"), " -opaque-pointers" if int(llvm) < 15 else "",
+        os.path.join(build, "lib", "passport-llvm%s.so" % llvm),
+        os.path.join(build, "lib", "passport-llvm%s.so" % llvm))),
 ]
 if other:
     config.available_features.add("other-llvm")
