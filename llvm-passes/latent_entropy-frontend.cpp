@@ -33,14 +33,12 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
-#include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
-#if CLANG_VERSION_MAJOR >= 17
-#include "clang/Basic/ParsedAttrInfo.h"
-#endif
+#define PASSPORT_COMPAT_CLANG
+#include "compat.h"
 
 extern "C" {
 #include "latent_entropy.h"
@@ -125,11 +123,7 @@ struct LatentEntropyAttrInfo : public ParsedAttrInfo {
 	static constexpr Spelling spellings[] = {
 		{ParsedAttr::AS_GNU, "latent_entropy"},
 		{ParsedAttr::AS_CXX11, "gnu::latent_entropy"},
-#if CLANG_VERSION_MAJOR >= 18
-		{ParsedAttr::AS_C23, "gnu::latent_entropy"},
-#else
-		{ParsedAttr::AS_C2x, "gnu::latent_entropy"},
-#endif
+		{passport_compat::AS_C23, "gnu::latent_entropy"},
 	};
 
 	LatentEntropyAttrInfo()
@@ -159,15 +153,8 @@ struct LatentEntropyAttrInfo : public ParsedAttrInfo {
 	{
 		if (auto *FD = dyn_cast<FunctionDecl>(D)) {
 			if (pass_enabled(true))
-#if CLANG_VERSION_MAJOR >= 15
-				FD->addAttr(AnnotateAttr::CreateImplicit(
-					S.Context, PASSPORT_LATENT_ENTROPY_ANNOTATION, nullptr, 0,
-					Attr.getRange()));
-#else
-				FD->addAttr(AnnotateAttr::CreateImplicit(
-					S.Context, PASSPORT_LATENT_ENTROPY_ANNOTATION, nullptr, 0,
-					AttributeCommonInfo(Attr.getRange())));
-#endif
+				FD->addAttr(passport_compat::make_annotation(
+					S.Context, PASSPORT_LATENT_ENTROPY_ANNOTATION, Attr.getRange()));
 			return AttributeApplied;
 		}
 		auto *VD = dyn_cast<VarDecl>(D);
@@ -233,7 +220,7 @@ Expr *random_initialiser(ASTContext &Ctx, const VarDecl *VD, SourceLocation loc)
 	}
 	const RecordDecl *RD = C->getAs<RecordType>()->getDecl()->getDefinition();
 	for (const FieldDecl *F : RD->fields()) {
-		unsigned width = F->isBitField() ? F->getBitWidthValue(Ctx)
+		unsigned width = F->isBitField() ? passport_compat::bit_width(F, Ctx)
 						 : Ctx.getTypeSize(F->getType());
 		/* Unnamed bit-fields (also `int : 0`) take no initialiser in
 		 * Clang, but GCC draws for them: so do we. */

@@ -26,6 +26,7 @@
 #ifndef PASSPORT_LLVM_MAJOR
 #error "build with -DPASSPORT_LLVM_MAJOR=N"
 #endif
+#include "compat.h"
 #define PASSPORT_STR_(x) #x
 #define PASSPORT_STR(x) PASSPORT_STR_(x)
 
@@ -147,20 +148,12 @@ __attribute__((constructor)) static void passport_load_core(void)
 		load_beside(self, PASSPORT_FRONTEND_NAME);
 }
 
-/* LLVM's PassPluginLibraryInfo, by value: four words, C layout. */
-struct plugin_info {
-	uint32_t api_version;
-	const char *name;
-	const char *version;
-	void (*register_callbacks)(void *pass_builder);
-};
-
 /* The entry point LLVM looks up by name (no header declares it for C). */
-__attribute__((visibility("default"))) struct plugin_info llvmGetPassPluginInfo(void);
+__attribute__((visibility("default"))) struct passport_plugin_info llvmGetPassPluginInfo(void);
 
-struct plugin_info llvmGetPassPluginInfo(void)
+struct passport_plugin_info llvmGetPassPluginInfo(void)
 {
-	struct plugin_info (*info)(void);
+	struct passport_plugin_info (*info)(void);
 
 	*(void **)&info = dlsym(core, "passport_core_plugin_info");
 	if (!info)

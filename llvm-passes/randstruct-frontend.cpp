@@ -6,7 +6,7 @@
  * offsetof, sizeof, bitfields, initialisers and DWARF all see the new order.
  * C++ because Clang's AST has no C API; the algorithm is in randstruct.c.
  *
- * Selection is the GCC plugin's (reference 4.2): structs marked
+ * Selection is the GCC plugin's: structs marked
  * randomize_layout and structs made only of function pointers (nested
  * pure-ops structs/unions allowed), never unions, never with
  * no_randomize_layout, never with fewer than two fields.
@@ -35,7 +35,8 @@
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 
-#include "randstruct-compat.h"
+#define PASSPORT_COMPAT_CLANG
+#include "compat.h"
 
 extern "C" {
 #include "passport.h"
@@ -130,12 +131,14 @@ template <int Which> struct AttrInfo : public ParsedAttrInfo {
 	}
 };
 
-#if LLVM_VERSION_MAJOR < 15
-ParsedAttrInfoRegistry::Add<AttrInfo<RANDOMIZE>>
-	reg_randomize("randomize_layout", "GCC randstruct: randomize this struct's layout");
-ParsedAttrInfoRegistry::Add<AttrInfo<NO_RANDOMIZE>>
-	reg_no_randomize("no_randomize_layout", "GCC randstruct: never randomize this struct");
-#endif
+/* A Clang without randstruct of its own gets passport's attributes (the
+ * registry keeps the nodes: they live as long as the plugin). */
+const bool registered_layout_attrs = passport_compat::has_native_randstruct ||
+	(new ParsedAttrInfoRegistry::Add<AttrInfo<RANDOMIZE>>(
+		"randomize_layout", "GCC randstruct: randomize this struct's layout"),
+	 new ParsedAttrInfoRegistry::Add<AttrInfo<NO_RANDOMIZE>>(
+		"no_randomize_layout", "GCC randstruct: never randomize this struct"),
+	 true);
 ParsedAttrInfoRegistry::Add<AttrInfo<DESIGNATED_INIT>>
 	reg_designated("designated_init", "GCC: positional initialisers of this struct warn");
 
@@ -299,12 +302,12 @@ void RandstructConsumer::check_native_attrs(RecordDecl *RD)
 			DE.Report(RD->getLocation(), DE.getCustomDiagID(
 				DiagnosticsEngine::Error,
 				"'%0' attribute used on %1 applies to struct types only"))
-				<< name << Ctx->getRecordType(RD);
+				<< name << passport_compat::record_type(*Ctx, RD);
 		else if (n > 1)
 			DE.Report(RD->getLocation(), DE.getCustomDiagID(
 				DiagnosticsEngine::Error,
 				"'%0' attribute is already applied to the type %1"))
-				<< name << Ctx->getRecordType(RD);
+				<< name << passport_compat::record_type(*Ctx, RD);
 	}
 }
 
@@ -359,7 +362,7 @@ uint64_t RandstructConsumer::gcc_size(const FieldDecl *F) const
 	if (T->isIncompleteType())
 		return UINT64_MAX; /* -1 as unsigned long */
 	if (F->isBitField()) {
-		uint64_t width = F->getBitWidthValue(*Ctx);
+		uint64_t width = passport_compat::bit_width(F, *Ctx);
 		uint64_t precision = T->isBooleanType() ? 1 : Ctx->getTypeSize(T);
 
 		if (width != precision) {
@@ -400,7 +403,7 @@ void RandstructConsumer::emulate_gcc_relayout(RecordDecl *RD,
 	for (FieldDecl *F : packed ? declared : std::vector<FieldDecl *>()) {
 		QualType T = F->getType();
 		if (F->isBitField()) {
-			uint64_t width = F->getBitWidthValue(*Ctx);
+			uint64_t width = passport_compat::bit_width(F, *Ctx);
 			if (!width) {
 				pos = llvm::alignTo(pos, Ctx->getTypeAlign(T));
 				continue;
@@ -427,7 +430,7 @@ void RandstructConsumer::emulate_gcc_relayout(RecordDecl *RD,
 				natural = std::max<uint64_t>(natural, Ctx->getTypeAlign(T));
 			continue;
 		}
-		uint64_t width = F->getBitWidthValue(*Ctx);
+		uint64_t width = passport_compat::bit_width(F, *Ctx);
 		uint64_t precision = T->isBooleanType() ? 1 : Ctx->getTypeSize(T);
 		uint64_t bits = 8;
 		while (bits < width)
@@ -549,7 +552,7 @@ class InitChecker : public RecursiveASTVisitor<InitChecker> {
 
 	void report(const Expr *at, const RecordDecl *RD)
 	{
-		QualType T = RD->getASTContext().getRecordType(RD);
+		QualType T = passport_compat::record_type(RD->getASTContext(), RD);
 
 		if (C.is_randomized(RD))
 			DE.Report(at->getBeginLoc(), DE.getCustomDiagID(

@@ -10,16 +10,20 @@
  * plugin is loaded: clang must load it with -fplugin= as well as
  * -fpass-plugin=, or it parses -mllvm before the options exist.
  */
+#include <array>
 #include <cstring>
 #include <deque>
 #include <string>
+#include <utility>
 
 #include "llvm/IR/GlobalValue.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#define PASSPORT_COMPAT_LLVM
+#include "compat.h"
 
 extern "C" {
 #include "passport.h"
@@ -28,6 +32,9 @@ extern "C" {
 using namespace llvm;
 
 namespace {
+
+/* Slots for pass types (CPass<I>): at least the entries of passport_passes[]. */
+constexpr size_t max_passes = 8;
 
 struct PassOptions {
 	cl::opt<bool> *enable, *verbose, *disable;
@@ -63,6 +70,11 @@ std::deque<PassOptions> &options()
 struct RegisterOptions {
 	RegisterOptions()
 	{
+		size_t n = 0;
+		for (passport_pass *const *p = passport_passes; *p; p++)
+			n++;
+		if (n > max_passes)
+			report_fatal_error("passport: more passes than shim.cpp's max_passes");
 		for (passport_pass *const *p = passport_passes; *p; p++) {
 			std::string base = std::string("passport-") + (*p)->name;
 			PassOptions &o = options().emplace_back();
@@ -95,15 +107,34 @@ cl::opt<bool> verify_each("passport-verify",
 			  cl::desc("run the IR verifier after every passport pass"),
 			  cl::ZeroOrMore, cl::init(false));
 
-class CPass : public PassInfoMixin<CPass> {
-	passport_pass *P;
+/* "passport-NAME" of passport_passes[I], or "" past the table's end. */
+StringRef pass_name(size_t i)
+{
+	static std::deque<std::string> n;
+	if (n.empty())
+		for (passport_pass *const *p = passport_passes; *p; p++)
+			n.push_back(std::string("passport-") + (*p)->name);
+	return i < n.size() ? StringRef(n[i]) : StringRef();
+}
+
+/*
+ * The pass manager's wrapper around passport_passes[I].  One type per
+ * table slot, because the new pass manager names a pass by its type:
+ * with its own name() each pass shows as "passport-NAME" in
+ * -debug-pass-manager and answers to -print-after=passport-NAME.
+ */
+template <size_t I> class CPass : public PassInfoMixin<CPass<I>> {
 	const PassOptions *O;
 
 public:
-	CPass(passport_pass *P, const PassOptions *O) : P(P), O(O) {}
+	explicit CPass(const PassOptions *O) : O(O) {}
+
+	static StringRef name() { return pass_name(I); }
 
 	PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
 	{
+		passport_pass *P = passport_passes[I];
+
 		sync_options(P, *O);
 		bool changed = P->run(P, wrap(&M));
 		if (verify_each)
@@ -115,43 +146,53 @@ public:
 	static bool isRequired() { return true; }
 };
 
+/* add_pass[I](MPM): schedule CPass<I>. */
+using add_fn = void (*)(ModulePassManager &);
+
+template <size_t... I>
+constexpr std::array<add_fn, sizeof...(I)> make_add_pass(std::index_sequence<I...>)
+{
+	return {{[](ModulePassManager &MPM) { MPM.addPass(CPass<I>(&options()[I])); }...}};
+}
+constexpr auto add_pass = make_add_pass(std::make_index_sequence<max_passes>());
+
 void add_enabled(ModulePassManager &MPM, passport_extension_point ep)
 {
 	size_t i = 0;
 	for (passport_pass *const *p = passport_passes; *p; p++, i++)
 		if ((*p)->ep == ep && *options()[i].enable)
-			MPM.addPass(CPass(*p, &options()[i]));
+			add_pass[i](MPM);
 }
 
 bool parse_pipeline(StringRef name, ModulePassManager &MPM)
 {
 	size_t i = 0;
 	for (passport_pass *const *p = passport_passes; *p; p++, i++)
-		if ((*p)->ep != PASSPORT_EP_FRONTEND &&
-		    name == std::string("passport-") + (*p)->name) {
-			MPM.addPass(CPass(*p, &options()[i]));
+		if ((*p)->ep != PASSPORT_EP_FRONTEND && name == pass_name(i)) {
+			add_pass[i](MPM);
 			return true;
 		}
 	return false;
 }
 
+/* Map each pass type's name to its pipeline name, for -print-after etc. */
+template <size_t... I> void name_passes(PassInstrumentationCallbacks &PIC, std::index_sequence<I...>)
+{
+	(void)std::initializer_list<int>{
+		(pass_name(I).empty() ? 0 : (PIC.addClassToPassName(CPass<I>::name(), pass_name(I)), 0))...};
+}
+
 void register_callbacks(PassBuilder &PB)
 {
+	if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
+		name_passes(*PIC, std::make_index_sequence<max_passes>());
 	PB.registerPipelineStartEPCallback(
 		[](ModulePassManager &MPM, OptimizationLevel) {
 			add_enabled(MPM, PASSPORT_EP_PIPELINE_START);
 		});
-#if LLVM_VERSION_MAJOR >= 20
-	PB.registerOptimizerLastEPCallback(
-		[](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
-			add_enabled(MPM, PASSPORT_EP_OPTIMIZER_LAST);
-		});
-#else
-	PB.registerOptimizerLastEPCallback(
-		[](ModulePassManager &MPM, OptimizationLevel) {
-			add_enabled(MPM, PASSPORT_EP_OPTIMIZER_LAST);
-		});
-#endif
+	passport_compat::register_optimizer_last(PB, [](ModulePassManager &MPM) {
+		add_enabled(MPM, PASSPORT_EP_OPTIMIZER_LAST);
+	});
 	PB.registerPipelineParsingCallback(
 		[](StringRef name, ModulePassManager &MPM,
 		   ArrayRef<PassBuilder::PipelineElement>) {
@@ -172,6 +213,10 @@ passport_pass_named(const char *name)
 		}
 	return nullptr;
 }
+
+/* loader.c returns this by value as compat.h's C mirror: same size. */
+static_assert(sizeof(PassPluginLibraryInfo) == sizeof(passport_plugin_info),
+	      "compat.h: passport_plugin_info does not match this LLVM's PassPluginLibraryInfo");
 
 /* Called through the version-checking loader (loader.c), never directly. */
 extern "C" __attribute__((visibility("default"))) PassPluginLibraryInfo

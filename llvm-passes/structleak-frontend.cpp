@@ -48,14 +48,12 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/TypeLoc.h"
-#include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
-#if CLANG_VERSION_MAJOR >= 17
-#include "clang/Basic/ParsedAttrInfo.h"
-#endif
+#define PASSPORT_COMPAT_CLANG
+#include "compat.h"
 
 extern "C" {
 #include "passport.h"
@@ -116,17 +114,8 @@ bool has_user_type_tag(const FieldDecl *F)
 	if (!TSI)
 		return false;
 	for (TypeLoc TL = TSI->getTypeLoc(); !TL.isNull(); TL = TL.getNextTypeLoc()) {
-#if CLANG_VERSION_MAJOR >= 15
-		if (auto BTL = TL.getAs<BTFTagAttributedTypeLoc>())
-			if (const BTFTypeTagAttr *A = BTL.getAttr())
-				if (A->getBTFTypeTag() == "user")
-					return true;
-#else
-		if (auto ATL = TL.getAs<AttributedTypeLoc>())
-			if (const auto *A = ATL.getAttrAs<BTFTypeTagAttr>())
-				if (A->getBTFTypeTag() == "user")
-					return true;
-#endif
+		if (passport_compat::has_user_btf_tag(TL))
+			return true;
 	}
 	return false;
 }
@@ -203,12 +192,8 @@ class Marker : public RecursiveASTVisitor<Marker> {
 		if (hoisted.empty())
 			return nullptr;
 		hoisted.push_back(SS);
-#if CLANG_VERSION_MAJOR >= 15
-		return CompoundStmt::Create(Ctx, hoisted, FPOptionsOverride(),
-					    SS->getBeginLoc(), SS->getEndLoc());
-#else
-		return CompoundStmt::Create(Ctx, hoisted, SS->getBeginLoc(), SS->getEndLoc());
-#endif
+		return passport_compat::make_compound(Ctx, hoisted, SS->getBeginLoc(),
+						      SS->getEndLoc());
 	}
 
 public:
@@ -255,13 +240,7 @@ public:
 			s += "i";
 		s += ":" + std::to_string(Ctx.getSourceManager().getPresumedColumnNumber(VD->getLocation()));
 		s += ":" + VD->getNameAsString();
-#if CLANG_VERSION_MAJOR >= 15
-		VD->addAttr(AnnotateAttr::CreateImplicit(Ctx, s, nullptr, 0,
-							 SourceRange(VD->getLocation())));
-#else
-		VD->addAttr(AnnotateAttr::CreateImplicit(
-			Ctx, s, nullptr, 0, AttributeCommonInfo(SourceRange(VD->getLocation()))));
-#endif
+		VD->addAttr(passport_compat::make_annotation(Ctx, s, SourceRange(VD->getLocation())));
 		return true;
 	}
 };

@@ -12,6 +12,9 @@
 #                         so the plugin is also -load'ed (its -passport-*
 #                         options exist in time), and reads `ptr` only with
 #                         -opaque-pointers: one .ll text serves every major
+#   %randstruct_attrs     OWN (Clang 14: passport registers randomize_layout
+#                         itself) or NATIVE (Clang >= 15 parses it): the
+#                         FileCheck prefix of the diagnostics that differ
 #   %other_clang %other_plugin  the other built major, for mismatch tests
 #   %gcc_plugins          build/gcc-plugins (the kernel's own GCC plugins)
 #   %root                 the repository
@@ -54,6 +57,7 @@ config.substitutions += [
     ("%finalize", os.path.join(build, "bin", "passport-finalize")),
     ("%gcc_plugins", os.path.join(build, "gcc-plugins")),
     ("%root", root),
+    ("%randstruct_attrs", "OWN" if int(llvm) < 15 else "NATIVE"),
     ("%passport_opt", "%s%s -load=%s -load-pass-plugin=%s" % (
         os.path.join(bindir, "opt"), " -opaque-pointers" if int(llvm) < 15 else "",
         os.path.join(build, "lib", "passport-llvm%s.so" % llvm),

@@ -3,7 +3,7 @@
 // would silently name other fields).  {} and {0} are allowed, as with
 // Clang's own randstruct (all-zero whatever the order); GCC's
 // designated_init (registered by passport) warns on any positional element.
-// RUN: not %clang $(%flags --randstruct=full --seed-file=%root/gcc-plugins/test.seed) -fsyntax-only %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LLVM%llvm
+// RUN: not %clang $(%flags --randstruct=full --seed-file=%root/gcc-plugins/test.seed) -fsyntax-only %s 2>&1 | FileCheck %s --check-prefixes=CHECK,%randstruct_attrs
 // Without passport randstruct the struct keeps its order: no positional error.
 // RUN: %clang -fplugin=%plugin -fsyntax-only -DONLY_INIT %s 2>&1 | FileCheck %s --check-prefix=OFF
 #define __randomize_layout __attribute__((randomize_layout))
@@ -39,8 +39,8 @@ int f(void)
 }
 #ifndef ONLY_INIT
 union u { int a; long b; } __randomize_layout;
-// LLVM14: diagnostics.c:[[@LINE-1]]:28: error: 'randomize_layout' attribute used on 'union u' applies to struct types only
-// LLVM19: diagnostics.c:[[@LINE-2]]:7: error: 'randomize_layout' attribute used on 'union u' applies to struct types only
+// OWN: diagnostics.c:[[@LINE-1]]:28: error: 'randomize_layout' attribute used on 'union u' applies to struct types only
+// NATIVE: diagnostics.c:[[@LINE-2]]:7: error: 'randomize_layout' attribute used on 'union u' applies to struct types only
 union du { int a; } __attribute__((designated_init));
 // CHECK: diagnostics.c:[[@LINE-1]]:36: error: 'designated_init' attribute is only valid on 'struct' type
 struct fl { int a, b; char t[]; } __randomize_layout;
@@ -49,19 +49,19 @@ struct fl1 { int a, b; int t[1]; } __randomize_layout;
 struct fl1 f2 = { .a = 1, .t = { 5 } };
 // CHECK: diagnostics.c:[[@LINE-1]]:32: error: Only string constants are supported as initializers for randomized structures with flexible arrays
 void fn(void) __randomize_layout;
-// LLVM14: diagnostics.c:[[@LINE-1]]:15: error: 'randomize_layout' attribute does not apply to functions ('fn')
+// OWN: diagnostics.c:[[@LINE-1]]:15: error: 'randomize_layout' attribute does not apply to functions ('fn')
 int var __randomize_layout;
-// LLVM14: diagnostics.c:[[@LINE-1]]:9: error: 'randomize_layout' attribute does not apply to variables ('var')
+// OWN: diagnostics.c:[[@LINE-1]]:9: error: 'randomize_layout' attribute does not apply to variables ('var')
 struct twice { int a, b; } __randomize_layout __randomize_layout;
-// LLVM14: diagnostics.c:[[@LINE-1]]:47: error: 'randomize_layout' attribute is already applied to the type 'struct twice'
+// OWN: diagnostics.c:[[@LINE-1]]:47: error: 'randomize_layout' attribute is already applied to the type 'struct twice'
 void parm(int x __randomize_layout);
-// LLVM14: diagnostics.c:[[@LINE-1]]:17: error: 'randomize_layout' attribute does not apply to function parameters ('x')
+// OWN: diagnostics.c:[[@LINE-1]]:17: error: 'randomize_layout' attribute does not apply to function parameters ('x')
 #line 1 "include/uapi/linux/foo.h"
 struct uapi { int a, b; } __randomize_layout;
 // CHECK: include/uapi/linux/foo.h:1:8: error: attempted to randomize userland API struct uapi
-// Clang 19 parses randomize_layout itself and only warns on functions,
+// Clang >= 15 parses randomize_layout itself and only warns on functions,
 // variables and parameters: passport turns that into GCC's error.
-// LLVM19: diagnostics.c:51:15: error: 'randomize_layout' attribute does not apply to functions, variables or parameters
-// LLVM19: diagnostics.c:53:9: error: 'randomize_layout' attribute does not apply to functions, variables or parameters
-// LLVM19: diagnostics.c:57:17: error: 'randomize_layout' attribute does not apply to functions, variables or parameters
+// NATIVE: diagnostics.c:51:15: error: 'randomize_layout' attribute does not apply to functions, variables or parameters
+// NATIVE: diagnostics.c:53:9: error: 'randomize_layout' attribute does not apply to functions, variables or parameters
+// NATIVE: diagnostics.c:57:17: error: 'randomize_layout' attribute does not apply to functions, variables or parameters
 #endif

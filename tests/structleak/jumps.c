@@ -20,7 +20,8 @@ extern void sink(void *);
 // CHECK-NOT: call
 // CHECK: call void @sink(
 // LIFETIME-LABEL: @in_loop(
-// LIFETIME: call void @llvm.lifetime.start{{.*}}(i64 16,
+// LIFETIME: br i1
+// LIFETIME: call void @llvm.lifetime.start
 // LIFETIME-NOT: call
 // LIFETIME: call void @llvm.memset{{.*}}i8 0, i64 16, i1 false)
 long in_loop(int n)
