@@ -16,9 +16,22 @@
  * strings or print by hand: they use the helpers below, so every pass reports
  * errors and decisions the same way.
  *
- * The helpers hide the typed-pointer (LLVM 14) vs opaque-pointer (LLVM 19)
+ * The helpers hide the typed-pointer (LLVM 14) vs opaque-pointer (LLVM >= 15)
  * difference: they only use the *2 builders and never ask a pointer for its
- * element type.
+ * element type.  Every other version difference is compat.h's.
+ *
+ * Debugging.  Each pass is "passport-NAME" to the pass manager:
+ *   - -mllvm -passport-NAME-verbose (./passport flags --verbose): one line
+ *     per decision on stderr, with the function, variable and reason;
+ *   - -mllvm -print-after=passport-NAME (and -print-before=, -filter-print-
+ *     funcs=F): the module right after the pass; -Xclang -fdebug-pass-manager
+ *     shows where each pass runs in clang's pipeline;
+ *   - -mllvm -passport-verify (--verify): the IR verifier after every pass,
+ *     naming the pass that broke the module;
+ *   - on IR alone: opt -load=PLUGIN -load-pass-plugin=PLUGIN
+ *     -passes=passport-NAME -passport-NAME-OPTION=... file.ll (-load too,
+ *     because LLVM 14's opt parses options before it loads pass plugins);
+ *     the rules.ll tests of each pass are small examples.
  */
 #ifndef PASSPORT_H
 #define PASSPORT_H
