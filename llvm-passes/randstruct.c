@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * randstruct.c - the language-independent half of randstruct: its pass
- * table entry and options, the seed file, and the GCC plugin's shuffle
- * (reference section 4.3).  The frontend half (randstruct-frontend.cpp) walks
+ * table entry and options, the seed file, and the shuffle that gives the
+ * GCC plugin's layouts.  The frontend half (randstruct-frontend.cpp) walks
  * Clang's AST and calls in here with each struct's fields.
  *
- * Written from the reference's description of
- * scripts/gcc-plugins/randomize_layout_plugin.c; every quirk that changes a
- * layout is kept (see the comments marked GCC:).
+ * Every behaviour of scripts/gcc-plugins/randomize_layout_plugin.c that
+ * changes a layout is reproduced, quirks included (see the comments marked
+ * GCC:); the differential tests check them against the real plugin.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -2,9 +2,10 @@
 /*
  * randstruct.h - the C half of randstruct (randstruct.c: options, seed file,
  * GCC's shuffle) as used by the C++ frontend half (randstruct-frontend.cpp, Clang's
- * AST).  The algorithm is the kernel GCC plugin's, bit for bit
- * (reference section 4.3), so a Clang-built object gets the same layouts as
- * a GCC-built kernel with the same seed.
+ * AST).  The layouts are the kernel GCC plugin's (randomize_layout_plugin.c),
+ * bit for bit, so a Clang-built object gets the same layouts as a GCC-built
+ * kernel with the same seed: the randstruct differential tests and the boot
+ * layer's probe compare them with the real plugin's.
  */
 #ifndef PASSPORT_RANDSTRUCT_H
 #define PASSPORT_RANDSTRUCT_H
