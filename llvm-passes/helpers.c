@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
 
 #include "passport.h"
 
@@ -406,6 +407,22 @@ const char *passport_const_string(LLVMValueRef v, size_t *len)
 
 /* ---- inserting code ----------------------------------------------------- */
 
+/* Line 0 in F's DISubprogram for what B inserts next, or no location
+ * when F has no debug info. */
+static void set_debug_location(LLVMBuilderRef b, LLVMValueRef f)
+{
+	LLVMMetadataRef sp = LLVMGetSubprogram(f);
+	LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+
+	LLVMSetCurrentDebugLocation2(b, sp ? LLVMDIBuilderCreateDebugLocation(ctx, 0, 0, sp, NULL)
+					   : NULL);
+}
+
+static LLVMValueRef function_of(LLVMValueRef i)
+{
+	return LLVMGetBasicBlockParent(LLVMGetInstructionParent(i));
+}
+
 void passport_position_at_entry(LLVMBuilderRef b, LLVMValueRef f)
 {
 	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
@@ -418,6 +435,21 @@ void passport_position_at_entry(LLVMBuilderRef b, LLVMValueRef f)
 		LLVMPositionBuilderBefore(b, i);
 	else
 		LLVMPositionBuilderAtEnd(b, entry);
+	set_debug_location(b, f);
+}
+
+void passport_position_at_top(LLVMBuilderRef b, LLVMValueRef f)
+{
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+
+	LLVMPositionBuilder(b, entry, LLVMGetFirstInstruction(entry));
+	set_debug_location(b, f);
+}
+
+void passport_position_before(LLVMBuilderRef b, LLVMValueRef i)
+{
+	LLVMPositionBuilderBefore(b, i);
+	set_debug_location(b, function_of(i));
 }
 
 void passport_position_after(LLVMBuilderRef b, LLVMValueRef i)
@@ -428,6 +460,7 @@ void passport_position_after(LLVMBuilderRef b, LLVMValueRef i)
 		LLVMPositionBuilderBefore(b, next);
 	else
 		LLVMPositionBuilderAtEnd(b, LLVMGetInstructionParent(i));
+	set_debug_location(b, function_of(i));
 }
 
 static LLVMTypeRef void_fn_type(LLVMContextRef ctx)

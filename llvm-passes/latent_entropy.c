@@ -319,7 +319,7 @@ static void instrument_function(struct latent *s, LLVMValueRef fn)
 
 	/* 1. the local accumulator */
 	entry = LLVMGetEntryBasicBlock(fn);
-	LLVMPositionBuilder(s->b, entry, LLVMGetFirstInstruction(entry));
+	passport_position_at_top(s->b, fn);
 	local = LLVMBuildAlloca(s->b, s->long_ty, "local_entropy");
 	LLVMSetAlignment(local, s->bits / 8);
 
@@ -342,7 +342,7 @@ static void instrument_function(struct latent *s, LLVMValueRef fn)
 
 		if (!at)
 			continue;
-		LLVMPositionBuilderBefore(s->b, at);
+		passport_position_before(s->b, at);
 		v = LLVMBuildLoad2(s->b, s->long_ty, local, "local_entropy");
 		op = get_op(&c, s->bits);
 		v = build_op(s, op, v, LLVMConstInt(s->long_ty, c, 0));
@@ -366,7 +366,7 @@ static void instrument_function(struct latent *s, LLVMValueRef fn)
 	for (unsigned k = 0; k < nexits; k++) {
 		LLVMValueRef g, l, st;
 
-		LLVMPositionBuilderBefore(s->b, exits[k]);
+		passport_position_before(s->b, exits[k]);
 		l = LLVMBuildLoad2(s->b, s->long_ty, local, "local_entropy");
 		g = load_global(s);
 		op = get_op(NULL, s->bits);

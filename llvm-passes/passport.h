@@ -180,9 +180,21 @@ const char *passport_const_string(LLVMValueRef v, size_t *len);
 
 /* ---- inserting code ----------------------------------------------------- */
 
+/* Passes position their builder only through these.  Each also gives what
+ * B then inserts a debug location when the function has a DISubprogram:
+ * line 0 (LLVM's mark for code no source line owns) in that subprogram.
+ * Without one, a call inlined under LTO breaks the verifier (upstream's
+ * stack-depth callback did, ClangBuiltLinux#2125). */
+
 /* Position B at the first instruction of F's entry block that is not an
  * alloca or phi: the earliest point where code can run. */
 void passport_position_at_entry(LLVMBuilderRef b, LLVMValueRef f);
+
+/* Position B at the very start of F's entry block (for allocas). */
+void passport_position_at_top(LLVMBuilderRef b, LLVMValueRef f);
+
+/* Position B right before instruction I. */
+void passport_position_before(LLVMBuilderRef b, LLVMValueRef i);
 
 /* Position B right after instruction I. */
 void passport_position_after(LLVMBuilderRef b, LLVMValueRef i);
