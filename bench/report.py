@@ -18,12 +18,13 @@ report where its numbers would be; no number is invented.
 
 Standard library only.
 """
-import glob
 import os
 import re
 import statistics
 import subprocess
 import sys
+
+from report_read import read_run
 
 OPS = ["getpid", "uname", "poll", "select", "procfs", "fork"]
 OP_DESC = {
@@ -41,152 +42,12 @@ COST_TOL = 1.25
 TRACK_TOL_NS = 20.0
 PAIR_TOL_PP = 1.0
 USER_VARIANTS = ["memset", "memset-stosb", "erase-words", "erase-stosq", "erase-unrolled"]
-RESULT_RE = re.compile(r"^passport: bench: result (.*)$")
-DEPTH_RE = re.compile(r"^passport: bench: depth phase=(\S+) op=(\S+) erase_depth=(-?\d+)")
-INFO_RE = re.compile(r"^passport: bench: info (.*)$")
-RUN_INIT_RE = re.compile(r"^\[\s*([0-9.]+)\] Run /init as init process")
 SUFFIX_RE = re.compile(r"(\.(isra|constprop|part|cold|llvm|lto_priv)(\.\d+)?)+$")
 TRACK_MIN = 100
 # What the kernel calls out of line once per fd when the benchmark's poll and
 # select walk their 200 /dev/null fds (fdget() -> __fdget -> __fget_light;
 # /dev/null has no ->poll). A tracking NOP in these runs 200 times per call.
 PER_FD = ["__fdget", "__fget_light"]
-
-
-# ---- reading the run --------------------------------------------------------
-
-def kv(s):
-    return dict(x.split("=", 1) for x in s.split() if "=" in x)
-
-
-def read_lines(path):
-    with open(path, errors="replace") as f:
-        return [l.rstrip("\n").rstrip("\r") for l in f]
-
-
-def read_meta(run):
-    meta = {}
-    path = os.path.join(run, "meta.txt")
-    if os.path.exists(path):
-        for l in read_lines(path):
-            k, _, v = l.partition(" ")
-            meta[k] = v
-    return meta
-
-
-def read_kernels(run):
-    ks = {}
-    for l in read_lines(os.path.join(run, "kernels.tsv")):
-        f = l.split("\t")
-        if len(f) >= 5:
-            ks[f[0]] = {"name": f[0], "cc": f[1], "tree": f[2], "frags": f[3], "status": f[4]}
-    return ks
-
-
-def read_pairs(run):
-    pairs = []
-    path = os.path.join(run, "pairs.txt")
-    if os.path.exists(path):
-        for l in read_lines(path):
-            if l.strip() and not l.lstrip().startswith("#"):
-                f = l.split(None, 3)
-                pairs.append({"feature": f[0], "with": f[1], "without": f[2],
-                              "label": f[3] if len(f) > 3 else ""})
-    return pairs
-
-
-def parse_boot(path):
-    """One benchmark boot: results[(phase, op)], depth[op], run_init, info."""
-    b = {"path": path, "results": {}, "depth": {}, "run_init": None, "info": {}, "done": False}
-    for l in read_lines(path):
-        m = RESULT_RE.match(l)
-        if m:
-            d = kv(m.group(1))
-            b["results"][(d["phase"], d["op"])] = {
-                "min": float(d["min_ns"]), "median": float(d["median_ns"]),
-                "max": float(d["max_ns"]), "samples": int(d["samples"]),
-                "batch": int(d["batch"]), "bytes": int(d.get("bytes", 0))}
-            continue
-        m = DEPTH_RE.match(l)
-        if m:
-            b["depth"][m.group(2)] = int(m.group(3))
-            continue
-        m = INFO_RE.match(l)
-        if m:
-            b["info"].update(kv(m.group(1)))
-            continue
-        m = RUN_INIT_RE.match(l)
-        if m and b["run_init"] is None:
-            b["run_init"] = float(m.group(1))
-        if l.startswith("passport: bench: done"):
-            b["done"] = True
-    return b
-
-
-def read_boots(run):
-    boots = {}
-    for path in sorted(glob.glob(os.path.join(run, "boot", "*.log"))):
-        base = os.path.basename(path)[:-4]
-        name, _, n = base.rpartition(".")
-        if not n.isdigit():
-            continue
-        b = parse_boot(path)
-        if b["done"]:
-            boots.setdefault(name, []).append(b)
-    return boots
-
-
-def read_verdicts(run, name):
-    """In-guest verdicts of the verdict boot, or None."""
-    path = os.path.join(run, "boot", name + ".verdict.log")
-    if not os.path.exists(path):
-        return None
-    text = "\n".join(read_lines(path))
-    v = {"lkdtm_ok": text.count("lkdtm: OK: the rest of the thread stack is properly erased"),
-         "lkdtm_fail": len(re.findall(r"lkdtm: .*FAIL", text)) - text.count("XFAIL: stackleak is not enabled"),
-         "lkdtm_xfail": text.count("XFAIL: stackleak is not enabled"),
-         "latent": None, "stackinit": None, "autoinit": None}
-    m = re.search(r"latent_entropy at \S+: before=\S+ after 32 forks=\S+: (changed|unchanged)", text)
-    if m:
-        v["latent"] = m.group(1)
-    elif "symbol latent_entropy not in /proc/kallsyms" in text:
-        v["latent"] = "absent"
-    m = re.search(r"# stackinit: pass:(\d+) fail:(\d+) skip:(\d+)", text)
-    if m:
-        v["stackinit"] = tuple(int(x) for x in m.groups())
-    m = re.search(r"mem auto-init: stack:([^,]+),", text)
-    if m:
-        v["autoinit"] = m.group(1)
-    return v
-
-
-def read_static(run, name):
-    path = os.path.join(run, "static", name + ".tsv")
-    if not os.path.exists(path):
-        return None
-    fns = {}
-    for l in read_lines(path):
-        if l.startswith("#"):
-            continue
-        f = l.split("\t")
-        fns.setdefault(f[0], {"name": f[0], "section": f[1], "bytes": int(f[2]), "tracked": int(f[3]),
-                              "latent": int(f[4]), "frame": int(f[5]), "pushes": int(f[6]),
-                              "nop": int(f[7]) if len(f) > 7 else 0,
-                              "untracked": int(f[8]) if len(f) > 8 else 0})
-    size = read_lines(path + ".size")[0].split()
-    return {"fns": fns, "text": int(size[0]), "data": int(size[1]), "bss": int(size[2])}
-
-
-def read_config(run, name):
-    path = os.path.join(run, "static", name + ".config")
-    if not os.path.exists(path):
-        return None
-    cfg = {}
-    for l in read_lines(path):
-        m = re.match(r"(CONFIG_\w+)=(.*)$", l)
-        if m:
-            cfg[m.group(1)] = m.group(2)
-    return cfg
 
 
 # Config symbols of each hardening feature (GCC plugin and passport pass).
@@ -230,33 +91,6 @@ def config_diff(a, b, feature):
         return None
     skip = FEATURE_SYMS.get(feature, FEATURE_SYMS["all"])
     return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and not skip.search(k))
-
-
-def read_native(run):
-    path = os.path.join(run, "native.txt")
-    if not os.path.exists(path):
-        return None
-    res = {}
-    for l in read_lines(path):
-        if l.startswith("native: "):
-            d = kv(l[len("native: "):])
-            res[(d["variant"], int(d["bytes"]))] = {
-                "min": float(d["min_ns"]), "median": float(d["median_ns"]), "samples": int(d["samples"])}
-    return res
-
-
-def read_buildcost(run):
-    res = {}
-    for path in sorted(glob.glob(os.path.join(run, "buildcost", "*.tsv"))):
-        base = os.path.basename(path)[:-4]
-        kernel, _, feature = base.partition(".")
-        header = read_lines(path)[0]
-        per = {}
-        for l in read_lines(path)[1:]:
-            obj, variant, _, t = l.split("\t")
-            per.setdefault(obj, {"with": [], "without": [], "control": []})[variant].append(float(t))
-        res[(kernel, feature)] = {"objects": per, "header": header}
-    return res
 
 
 # ---- numbers ----------------------------------------------------------------
@@ -305,15 +139,10 @@ def norm(name):
 class Report:
     def __init__(self, run, out, plots):
         self.run, self.out, self.plots = run, out, plots
-        self.meta = read_meta(run)
-        self.kernels = read_kernels(run)
-        self.pairs = read_pairs(run)
-        self.boots = read_boots(run)
-        self.static = {k: read_static(run, k) for k in self.kernels}
-        self.native = read_native(run)
-        self.buildcost = read_buildcost(run)
-        self.verdicts = {k: read_verdicts(run, k) for k in self.kernels}
-        self.configs = {k: read_config(run, k) for k in self.kernels}
+        r = read_run(run)
+        self.meta, self.kernels, self.pairs, self.boots = r["meta"], r["kernels"], r["pairs"], r["boots"]
+        self.static, self.native, self.buildcost = r["static"], r["native"], r["buildcost"]
+        self.verdicts, self.configs, self.stale = r["verdicts"], r["configs"], r["stale"]
         self.md = []
         self.summary = []
         self.figures = []
@@ -389,10 +218,9 @@ class Report:
             tracked = sum(f["tracked"] for f in st["fns"].values()) if st else None
             latent = sum(f["latent"] for f in st["fns"].values()) if st else None
             nops = sum(f["nop"] for f in st["fns"].values()) if st else None
-            stale = os.path.join(self.run, "static", name + ".config-stale")
             feat = features(self.configs.get(name))
-            if os.path.exists(stale):
-                feat = "⚠ %s (from a .config newer than the booted bzImage: %s)" % (feat, read_lines(stale)[0])
+            if self.stale.get(name):
+                feat = "⚠ %s (from a .config newer than the booted bzImage: %s)" % (feat, self.stale[name])
             rows.append([name, k["cc"], k["tree"], k["frags"], k["status"], feat,
                          st["text"] if st else "–", tracked if st else "–", nops if st else "–",
                          latent if st else "–", nboots])
@@ -510,8 +338,7 @@ class Report:
         for p in self.pairs:
             d = config_diff(self.configs.get(p["with"]), self.configs.get(p["without"]), p["feature"])
             self.facts[("pairdiff", p["feature"], p["with"])] = d
-            stale = [k for k in (p["with"], p["without"])
-                     if os.path.exists(os.path.join(self.run, "static", k + ".config-stale"))]
+            stale = [k for k in (p["with"], p["without"]) if self.stale.get(k)]
             rows.append([p["feature"], p["with"], p["without"],
                          ("⚠ unreliable: the .config of %s is newer than its bzImage; " % ", ".join(stale) if stale else "") +
                          ("no .config" if d is None else ("none" if not d else "%d: %s" % (
