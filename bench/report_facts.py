@@ -5,7 +5,8 @@ a dict of plain data, complete: bench/report.py renders it (markdown,
 gnuplot, summary.txt) and computes nothing more.
 
   run         the run directory          meta   meta.txt
-  roles       reference kernels (kernel_roles)
+  roles       {gcc_stackleak, gcc_structleak}: the GCC reference kernels,
+              from kernels.tsv's compilers and fragments (kernel_roles)
   missing     {name: why or None}, every kernel of kernels.tsv and pairs.txt
   kernels     {name: {kernels.tsv fields, features, stale, text, tracked,
               nops, latent, boots}}
@@ -144,12 +145,46 @@ def stackleak_kernels(run):
     return [k for k in run["kernels"] if any(("on", "getpid") in b["results"] for b in run["boots"].get(k, []))]
 
 
+def fragments(run, name):
+    return run["kernels"][name]["frags"].split(",")
+
+
+# The GCC stackleak reference, which the Clang kernels' stackleak is judged
+# against (per-function comparison, erase work, tracking cost): of the GCC
+# kernels whose vmlinux has tracking calls, the one with the kernel's
+# plugins as they come, i.e. fragment gcc-plugins without gcc-structleak
+# (that one is the structleak reference, built with another GCC) and
+# without a bench/configs/ fragment (a cost twin of bench/kernels.txt that
+# takes a plugin out). A run without such a kernel (the report test's
+# corpus kernels have no kernel fragments) falls back to the first GCC
+# kernel with tracking calls.
+def gcc_stackleak_ref(run):
+    tracked = [k for k in run["kernels"] if is_gcc(run, k) and count(run, k, "tracked")]
+    plain = [k for k in tracked if "gcc-plugins" in fragments(run, k) and not any(
+        f == "gcc-structleak" or f.startswith("bench/configs/") for f in fragments(run, k))]
+    return (plain + tracked + [None])[0]
+
+
+# The GCC structleak reference, whose KUnit stackinit results the Clang
+# kernels' must equal (as tests/boot/kernels.txt's stackinit-as= asks): the
+# first GCC kernel built with the gcc-structleak fragment.
+def gcc_structleak_ref(run):
+    return next((k for k in run["kernels"] if is_gcc(run, k) and "gcc-structleak" in fragments(run, k)), None)
+
+
+# Whether a (Clang) kernel carries a feature: stackleak by the tracking
+# calls in its vmlinux, the others by its booted .config, not by kernels.tsv's
+# fragments: a kernel reused from an older kernels.txt line has what its
+# .config says.
+def carries(run, name, feature):
+    if feature == "stackleak":
+        return bool(count(run, name, "tracked"))
+    return feature.replace("_", " ") in features(run["configs"].get(name)).replace("_", " ")
+
+
 def kernel_roles(run):
-    """The GCC kernels the Clang kernels are judged against."""
-    gcc = [k for k in run["kernels"] if is_gcc(run, k) and count(run, k, "tracked")]
-    return {"gcc_stackleak": "gcc12" if "gcc12" in gcc else (gcc[0] if gcc else None),
-            "gcc_stackleak_booted": "gcc12" if "gcc12" in stackleak_kernels(run) else None,
-            "gcc_structleak": "gcc11-structleak"}
+    """The GCC kernels the Clang kernels are judged against, from kernels.tsv."""
+    return {"gcc_stackleak": gcc_stackleak_ref(run), "gcc_structleak": gcc_structleak_ref(run)}
 
 
 def features(cfg):
@@ -487,7 +522,7 @@ def replaceable(parts):
 
 def stackleak_verdict(run, roles, clang, erase, pairs, track, static, nops):
     """(coverage, in-guest, cost): each (state, evidence); state ✓, ✗ or –."""
-    sl = [c for c in clang if count(run, c, "tracked")]
+    sl = [c for c in clang if carries(run, c, "stackleak")]
     if not sl:
         none = ("–", "no Clang kernel with passport stackleak in this run")
         return none, none, none
@@ -511,7 +546,8 @@ def stackleak_verdict(run, roles, clang, erase, pairs, track, static, nops):
         ev.append("%s: LKDTM STACKLEAK_ERASING OK %d/2, FAIL %d; stack_erasing on/off %s" % (
             c, v["lkdtm_ok"], v["lkdtm_fail"], "measured" if onoff else "missing"))
     tests = (state(ok), "; ".join(ev))
-    g = roles["gcc_stackleak_booted"]
+    # GCC's erase work needs its on/off boots, not only its vmlinux
+    g = roles["gcc_stackleak"] if roles["gcc_stackleak"] in erase else None
     if not g:
         return coverage, tests, ("–", "no GCC stackleak kernel booted in this run")
     ev, ok = [], True
@@ -575,7 +611,7 @@ def cost_text(c):
 
 def other_verdict(run, roles, feature, clang, pairs, static):
     """(coverage, in-guest, cost) for structleak, latent_entropy, randstruct."""
-    have = [c for c in clang if feature.replace("_", " ") in features(run["configs"].get(c)).replace("_", " ")]
+    have = [c for c in clang if carries(run, c, feature)]
     why = "no Clang kernel in this run has passport %s in its .config" % feature
     if not have:
         ref = "GCC reference cost: " + cost_text(pair_cost(run, pairs, feature, "gcc"))
@@ -610,8 +646,8 @@ def other_verdict(run, roles, feature, clang, pairs, static):
             ok = good if ok is None else ok and good
             ev.append("%s: latent_entropy across 32 forks: %s" % (c, v["latent"]))
         elif feature == "structleak" and v["stackinit"]:
-            name = roles["gcc_structleak"]
-            ref = run["verdicts"].get(name)
+            name = roles["gcc_structleak"] or "GCC structleak reference"
+            ref = run["verdicts"].get(roles["gcc_structleak"])
             good = v["stackinit"][1] == 0 and ref is not None and ref["stackinit"] == v["stackinit"]
             ok = good if ok is None else ok and good
             ev.append("%s: stackinit pass/fail/skip %d/%d/%d, auto-init %s (%s: %s)" % (
