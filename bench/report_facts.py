@@ -27,7 +27,8 @@ gnuplot, summary.txt) and computes nothing more.
 A judgement is a state (✓ met, ✗ not met, – not measurable in this run)
 with its evidence in plain text; numbers in evidence are written as the
 tables write them (fmt_ns, fmt_pct), so the two read alike. No markdown
-here, no files. Standard library only.
+here (one exception: stackleak's cost evidence points at a report section
+by its *title*), no files. Standard library only.
 """
 import re
 import statistics
