@@ -50,13 +50,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kelf  # noqa: E402
 import kfacts  # noqa: E402
 
-failed = 0
-
-
-def report(ok, text):
-    global failed
-    print(("PASS: " if ok else "FAIL: ") + text)
-    failed += not ok
+from checks import report  # noqa: E402
+import checks  # noqa: E402
 
 
 def named_latent_entropy_functions(src):
@@ -226,7 +221,7 @@ def main():
         print("INFO: instrumentation: %s: written to %s" % (d["kernel"], out))
     else:
         ap.error("give BUILD_DIR or --compare A B")
-    return failed and 1
+    return checks.status()
 
 
 if __name__ == "__main__":

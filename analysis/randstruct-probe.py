@@ -63,6 +63,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import checks  # noqa: E402
 import kelf  # noqa: E402
 
 # Chosen for coverage on a 6.1 tinyconfig-based kernel: of the 1779 types
@@ -550,13 +551,8 @@ class Config:
     pass
 
 
-failed = 0
-
-
 def report(ok, text):
-    global failed
-    print(("PASS: " if ok else "FAIL: ") + "randstruct-probe: " + text)
-    failed += not ok
+    checks.report(ok, "randstruct-probe: " + text)
 
 
 def main():
@@ -736,7 +732,7 @@ def main():
               "baseline): %s" % ", ".join(rnd if args.list else rnd[:60] + (["..."] if len(rnd) > 60 else [])))
         report(len(rnd) > 0, "%d of %d distinct types are randomized (differ from the no-randstruct "
                "baseline): the comparison is not vacuous" % (len(rnd), len(all_types)))
-    return 1 if failed else 0
+    return checks.status()
 
 
 if __name__ == "__main__":

@@ -71,13 +71,8 @@ import kelf  # noqa: E402
 import kfacts  # noqa: E402
 from kfacts import TRACKER  # noqa: E402
 
-failed = 0
-
-
-def report(ok, text):
-    global failed
-    print(("PASS: " if ok else "FAIL: ") + text)
-    failed += not ok
+from checks import report  # noqa: E402
+import checks  # noqa: E402
 
 
 def main():
@@ -110,7 +105,7 @@ def main():
         report(not cov.tracked, "stackleak-coverage: %s: stackleak off, %d functions call %s" % (
             name, len(cov.tracked), TRACKER))
         write_list(a.list, cov.tracked, rel)
-        return failed and 1
+        return checks.status()
     if len(cov.noframe) == len(cov.funcs):
         # GCC kernel (or a Clang build without -fstack-size-section).
         bysec = collections.Counter(f.section for f in cov.tracked)
@@ -123,7 +118,7 @@ def main():
         if vm is not None:
             check_linked(name, vm, cov.tracked)
         write_list(a.list, cov.tracked, rel)
-        return failed and 1
+        return checks.status()
 
     print("INFO: stackleak-coverage: %s: %d objects, %d functions, %d with a .stack_sizes frame, "
           "%d without (assembly: %s)" % (
@@ -154,7 +149,7 @@ def main():
         check_linked(name, vm, cov.tracked)
     write_list(a.list, cov.tracked, rel)
     write_list(a.list_untracked, [f for f, _ in cov.untracked], rel)
-    return failed and 1
+    return checks.status()
 
 
 def check_linked(name, vm, tracked):
