@@ -38,6 +38,10 @@ the same judgement.  Standard library only; ELF reading is kelf.py's.
   image_functions(vm)       one name per function address of a linked image
                             (aliases folded into the first name) and an
                             address -> function index
+  bss_padding(vm)           the bytes at the end of .bss that no object
+                            occupies: x86 vmlinux aligns .brk (right after
+                            .bss) to 2 MiB, so `size`'s bss shrinks as text
+                            and data grow, with no variable changing
 """
 
 import collections
@@ -275,6 +279,16 @@ def tracker_callers(vm):
             y = index.at(addr)
             got[first[y.value] if y else hex(addr)] += 1
     return got
+
+
+def bss_padding(vm):
+    """Bytes between .bss's last object and its end (0 without .bss)."""
+    bss = vm.section(".bss")
+    if bss is None:
+        return 0
+    end = max((y.value + y.size for y in vm.symbols
+               if y.shndx == bss.index and y.size), default=bss.addr)
+    return bss.addr + bss.size - end
 
 
 def latent_entropy_users(vm):

@@ -45,6 +45,7 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "analysis"))
 import kelf  # noqa: E402
+import kfacts  # noqa: E402
 
 # Suites that measure a passport feature: their results follow the feature.
 FEATURE_SUITES = {"stackinit": "structleak"}
@@ -117,7 +118,8 @@ def read_kv(path):
 
 
 def image_sizes(build):
-    """text/data/bss of vmlinux and the bzImage's bytes."""
+    """text/data/bss of vmlinux (`size`; bss_objects without the padding
+    kfacts.bss_padding explains) and the bzImage's bytes."""
     sizes = {}
     bz = os.path.join(build, "arch/x86/boot/bzImage")
     if os.path.exists(bz):
@@ -128,6 +130,7 @@ def image_sizes(build):
         if len(out) > 1 and out[1].split():
             text, data, bss = out[1].split()[:3]
             sizes.update(text=int(text), data=int(data), bss=int(bss))
+            sizes["bss_objects"] = int(bss) - kfacts.bss_padding(kelf.Elf(vm))
     return sizes
 
 
@@ -320,13 +323,14 @@ def markdown(p, c, features, config_name, verdicts):
             elif any(k.time.get("interrupted_runs", "0") != "0" for k in kernels):
                 r += " (not comparable: a build was interrupted and resumed)"
         row(label, vals, r)
-    for key in ("text", "data", "bss", "bzImage"):
+    for key in ("text", "data", "bss", "bss_objects", "bzImage"):
         vals = [k.sizes.get(key) for k in kernels]
-        row(key + " bytes", [str(x) if x is not None else "n/a" for x in vals],
+        row({"bss": "bss bytes (`size`: with the padding up to .brk's 2 MiB alignment)",
+             "bss_objects": "bss bytes up to its last object"}.get(key, key + " bytes"), [str(x) if x is not None else "n/a" for x in vals],
             pct(vals[0], vals[1]) if c and None not in vals else "")
     keys = [x for x in p.instrumentation if not x.startswith("#")]
     if keys:
-        out += ["", "## Instrumentation (objdump -d vmlinux, scripts/kernel-build.sh)", "",
+        out += ["", "## Instrumentation (vmlinux, analysis/instrumentation-detail.py --counts)", "",
                 "| count | " + " | ".join(k.role for k in kernels) + " |", "|---" * (len(kernels) + 1) + "|"]
         for x in keys:
             out.append("| %s | %s |" % (x, " | ".join(k.instrumentation.get(x, "0") for k in kernels)))
