@@ -10,7 +10,7 @@
 #            [--run DIR] [--out DIR] [--report-only] [--verbose]
 #
 #   --kernels NAMES  comma-separated kernel names (default: every kernel of
-#                    tests/boot/kernels.txt and bench/kernels.txt)
+#                    qemu/kernels.txt and bench/kernels.txt)
 #   --reuse          use an existing build/kernel/NAME/bzImage as it is
 #                    (default: run kernel-build.sh, incremental)
 #   --no-build       never build: a kernel without a bzImage is reported missing
@@ -102,7 +102,7 @@ fi
 # list_kernels: "NAME CC TREE FRAGMENTS" lines, tests/boot first; a name
 # listed twice keeps its first definition (the test kernel).
 list_kernels() {
-  cat "$repo/tests/boot/kernels.txt" "$repo/bench/kernels.txt" |
+  cat "$repo/qemu/kernels.txt" "$repo/bench/kernels.txt" |
     awk '!/^[ \t]*(#|$)/ && !seen[$1]++ { print $1, $2, $3, $4 }'
 }
 all=$(list_kernels)
@@ -111,7 +111,7 @@ if [ -n "$kernels_opt" ]; then
   IFS=, read -ra want <<<"$kernels_opt"
   for k in "${want[@]}"; do
     line=$(awk -v k="$k" '$1 == k' <<<"$all")
-    [ -n "$line" ] || die "--kernels: '$k' is in neither tests/boot/kernels.txt nor bench/kernels.txt"
+    [ -n "$line" ] || die "--kernels: '$k' is in neither qemu/kernels.txt nor bench/kernels.txt"
     sel+=$line$'\n'
   done
   all=${sel%$'\n'}

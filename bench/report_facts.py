@@ -167,7 +167,7 @@ def gcc_stackleak_ref(run):
 
 
 # The GCC structleak reference, whose KUnit stackinit results the Clang
-# kernels' must equal (as tests/boot/kernels.txt's stackinit-as= asks): the
+# kernels' must equal (as qemu/kernels.txt's stackinit-as= asks): the
 # first GCC kernel built with the gcc-structleak fragment.
 def gcc_structleak_ref(run):
     return next((k for k in run["kernels"] if is_gcc(run, k) and "gcc-structleak" in fragments(run, k)), None)

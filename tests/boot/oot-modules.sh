@@ -5,7 +5,7 @@
 # usage: tests/boot/oot-modules.sh [--only CASE[,CASE...]] [--timeout S]
 #
 # Each case builds tests/boot/modules/passport_probe.c, under the module name
-# pp_CASE, against a kernel of tests/boot/kernels.txt (already built by
+# pp_CASE, against a kernel of qemu/kernels.txt (already built by
 # tests/boot/run.sh) with make M=..., asserts the build's outcome and its
 # messages (scripts/Makefile.plugin-checks of the kernel series), and, for
 # the modules that build, boots the kernel once with all of them in the

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Boot tests: build (or reuse) the kernels of tests/boot/kernels.txt, boot
+# Boot tests: build (or reuse) the kernels of qemu/kernels.txt, boot
 # each in QEMU with qemu/init.c as PID 1, and assert the in-guest verdicts
 # from the serial logs.
 #
 # usage: tests/boot/run.sh [--kernels FILE] [--only NAME[,NAME...]] [--reuse]
 #            [--jobs N] [--timeout S]
 #
-#   --kernels FILE  kernel list (default tests/boot/kernels.txt)
+#   --kernels FILE  kernel list (default qemu/kernels.txt)
 #   --only NAMES    run only these kernels
 #   --reuse         do not call kernel-build.sh when the bzImage exists
 #                   (default: call it; make is incremental, a no-op rebuild
@@ -23,7 +23,7 @@ set -uo pipefail
 { # the whole script is parsed before it runs: editing it does not disturb a running copy
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-kernels=$repo/tests/boot/kernels.txt
+kernels=$repo/qemu/kernels.txt
 only='' reuse=0 jobs=$(nproc) timeout=300 oot=1
 while [ $# -gt 0 ]; do
   case $1 in
