@@ -12,6 +12,8 @@
 #                         so the plugin is also -load'ed (its -passport-*
 #                         options exist in time), and reads `ptr` only with
 #                         -opaque-pointers: one .ll text serves every major
+#   %csmith_slice         K/N: this major's share of a csmith run (csmith-diff.sh
+#                         --slice), K its index among the N built majors
 #   %randstruct_attrs     OWN (Clang 14: passport registers randomize_layout
 #                         itself) or NATIVE (Clang >= 15 parses it): the
 #                         FileCheck prefix of the diagnostics that differ
@@ -57,6 +59,7 @@ config.substitutions += [
     ("%finalize", os.path.join(build, "bin", "passport-finalize")),
     ("%gcc_plugins", os.path.join(build, "gcc-plugins")),
     ("%root", root),
+    ("%csmith_slice", "%d/%d" % (built.index(llvm), len(built)) if llvm in built else "0/1"),
     ("%randstruct_attrs", "OWN" if int(llvm) < 15 else "NATIVE"),
     ("%passport_opt", "%s%s -load=%s -load-pass-plugin=%s" % (
         os.path.join(bindir, "opt"), " -opaque-pointers" if int(llvm) < 15 else "",

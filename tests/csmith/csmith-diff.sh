@@ -3,8 +3,8 @@
 # and without a passport feature.  Shared by every feature's csmith test.
 #
 #   csmith-diff.sh --clang CLANG --flags "FLAGS" [--link OBJ] [--count N]
-#                  [--first SEED] [--levels "-O0 -O2"] [--edit SEDFILE]
-#                  [--keep] --out DIR
+#                  [--first SEED] [--slice K/N] [--levels "-O0 -O2"]
+#                  [--edit SEDFILE] [--keep] --out DIR
 #
 # The reference output of each program comes from gcc -O1 (built once per
 # seed and cached in $PASSPORT_BUILD/csmith-ref, shared by all features and
@@ -15,11 +15,14 @@
 # to mark its functions with an attribute; the reference is built from the
 # unedited program.  --keep leaves each compared program's objects (e.g.
 # DIR/p7-O2.o) and executables, for checks on them.  Programs whose reference
-# run times out are skipped and counted.  Exit 1 on any mismatch.
+# run times out are skipped and counted.  --slice K/N takes every N-th of the
+# COUNT seeds from FIRST, starting with the K-th (0-based): lit gives each
+# LLVM major its own slice (%csmith_slice), so the majors share one budget of
+# programs instead of each repeating it.  Exit 1 on any mismatch.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 passport=$here/../../passport
-count=${CSMITH_COUNT:-200} first=1 levels="-O0 -O2" link="" clang="" flags="" out="" edit="" keep=""
+count=${CSMITH_COUNT:-200} first=1 slice=0/1 levels="-O0 -O2" link="" clang="" flags="" out="" edit="" keep=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
@@ -28,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--link) link=$2; shift ;;
 	--count) count=$2; shift ;;
 	--first) first=$2; shift ;;
+	--slice) slice=$2; shift ;;
 	--levels) levels=$2; shift ;;
 	--out) out=$2; shift ;;
 	--edit) edit=$(realpath "$2"); shift ;;
@@ -80,7 +84,11 @@ check_one() {
 export -f check_one
 export ref out inc clang flags link levels passport edit keep
 
-results=$(seq "$first" $((first + count - 1)) | xargs -P "$(nproc)" -I{} bash -c 'check_one {}')
+[[ $slice =~ ^([0-9]+)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ] ||
+	{ echo "csmith-diff: --slice wants K/N with 0 <= K < N, not '$slice'" >&2; exit 2; }
+seeds=$(seq $((first + BASH_REMATCH[1])) "${BASH_REMATCH[2]}" $((first + count - 1)))
+count=$(wc -l <<<"$seeds")
+results=$(xargs -P "$(nproc)" -I{} bash -c 'check_one {}' <<<"$seeds")
 ok=$(grep -c '^ok$' <<<"$results" || true)
 skip=$(grep -c '^skip$' <<<"$results" || true)
 bad=$(grep -c '^MISMATCH' <<<"$results" || true)
