@@ -304,6 +304,13 @@ verdicts() {
   done
 }
 
+if [ -n "$only" ]; then
+  for n in ${only//,/ }; do
+    awk -v n="$n" '$1 == n { found = 1 } END { exit !found }' "$kernels" ||
+      { echo "run.sh: error: --only: no kernel '$n' in $kernels" >&2; exit 2; }
+  done
+fi
+
 while read -r name cc tree frags checks rest; do
   case $name in ''|'#'*) continue ;; esac
   if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
