@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """kelf.py - the little ELF64 (x86-64, little-endian) reading the static
-kernel checks need: sections, symbols, .stack_sizes, prologue bytes, and the
-call sites objdump shows.  Standard library only.  The format only: what
+kernel checks need: sections, symbols, .stack_sizes, prologue bytes and
+relocations.  Standard library only.  The format only: what
 those bytes mean for passport's features is kfacts.py's."""
 
 import bisect
@@ -182,38 +182,6 @@ class FunctionIndex:
                 break
             i -= 1
         return None
-
-
-_INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
-_TARGET = re.compile(r"^([0-9a-f]+) <([^>+]+)(\+0x[0-9a-f]+)?>")
-
-
-def branch_sites(path, sections=None):
-    """Yield (address, mnemonic, target address or None, target symbol or
-    None) for every call and jmp objdump disassembles in PATH.  Indirect
-    branches have no target."""
-    cmd = ["objdump", "-d", "--no-show-raw-insn", "-w"]
-    for s in sections or []:
-        cmd += ["-j", s]
-    cmd.append(path)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True,
-                            errors="replace", env=dict(os.environ, LC_ALL="C"))
-    for line in proc.stdout:
-        if "call" not in line and "jmp" not in line:
-            continue
-        m = _INSN.match(line)
-        if not m:
-            continue
-        mnem = m.group(2)
-        if not (mnem.startswith("call") or mnem.startswith("jmp")):
-            continue
-        t = _TARGET.match(m.group(3))
-        if t:
-            yield int(m.group(1), 16), mnem, int(t.group(1), 16), t.group(2)
-        else:
-            yield int(m.group(1), 16), mnem, None, None
-    if proc.wait() != 0:
-        raise RuntimeError("objdump failed on %s" % path)
 
 
 def read_config(build):

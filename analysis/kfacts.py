@@ -30,7 +30,8 @@ the same judgement.  Standard library only; ELF reading is kelf.py's.
                             exclusion covers (stackleak-coverage.py's header
                             lists them) is untracked
   tracker_callers(vm)       {function: calls to stackleak_track_stack} in a
-                            linked image, by disassembly
+                            linked image, by disassembly (one objdump pass
+                            with latent_entropy_users: image_code_facts)
   latent_entropy_users(vm)  {function: section} of the functions whose code
                             references the latent_entropy variable: by its
                             symbol in objdump's comment or its absolute
@@ -269,16 +270,48 @@ def image_functions(vm):
     return first, kelf.FunctionIndex(funcs)
 
 
+_INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
+
+
+def image_code_facts(vm):
+    """(tracker calls, latent_entropy users) of linked image VM, from one
+    `objdump -d` pass (a defconfig vmlinux takes about a minute to
+    disassemble), kept on VM for the next caller."""
+    cached = getattr(vm, "_passport_code_facts", None)
+    if cached is not None:
+        return cached
+    first, index = image_functions(vm)
+    sym = next((y for y in vm.symbols if y.name == "latent_entropy" and y.shndx), None)
+    absolute = "0x%x" % sym.value if sym else None
+    calls, users = collections.Counter(), {}
+    proc = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", "-w", vm.path],
+                            stdout=subprocess.PIPE, text=True, errors="replace",
+                            env=dict(os.environ, LC_ALL="C"))
+    for line in proc.stdout:
+        tracker = "<" + TRACKER + ">" in line
+        latent = absolute and ("<latent_entropy>" in line or "<latent_entropy+" in line
+                               or absolute in line)
+        if not tracker and not latent:
+            continue
+        m = _INSN.match(line)
+        if not m:
+            continue
+        addr = int(m.group(1), 16)
+        y = index.at(addr)
+        if tracker and m.group(2).startswith("call"):
+            calls[first[y.value] if y else hex(addr)] += 1
+        if latent and y:
+            users[first[y.value]] = vm.section_at(y.value).name
+    if proc.wait() != 0:
+        raise RuntimeError("objdump failed on %s" % vm.path)
+    vm._passport_code_facts = (calls, users)
+    return vm._passport_code_facts
+
+
 def tracker_callers(vm):
     """collections.Counter {function: calls to the tracker} of linked image VM;
     a call outside any function symbol counts under its hex address."""
-    first, index = image_functions(vm)
-    got = collections.Counter()
-    for addr, mnem, _, target in kelf.branch_sites(vm.path):
-        if target == TRACKER and mnem.startswith("call"):
-            y = index.at(addr)
-            got[first[y.value] if y else hex(addr)] += 1
-    return got
+    return image_code_facts(vm)[0]
 
 
 def bss_padding(vm):
@@ -294,21 +327,4 @@ def bss_padding(vm):
 def latent_entropy_users(vm):
     """{function: output section} of the functions of linked image VM whose
     code references the latent_entropy variable ({} without the symbol)."""
-    sym = next((y for y in vm.symbols if y.name == "latent_entropy" and y.shndx), None)
-    if sym is None:
-        return {}
-    first, index = image_functions(vm)
-    absolute = "0x%x" % sym.value
-    users = {}
-    proc = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", "-w", vm.path],
-                            stdout=subprocess.PIPE, text=True, errors="replace",
-                            env=dict(os.environ, LC_ALL="C"))
-    for line in proc.stdout:
-        if "<latent_entropy>" in line or "<latent_entropy+" in line or absolute in line:
-            m = re.match(r"\s*([0-9a-f]+):", line)
-            y = m and index.at(int(m.group(1), 16))
-            if y:
-                users[first[y.value]] = vm.section_at(y.value).name
-    if proc.wait() != 0:
-        raise RuntimeError("objdump failed on %s" % vm.path)
-    return users
+    return image_code_facts(vm)[1]
