@@ -17,7 +17,10 @@
 #                   run after all kernels when --only is not given)
 #
 # Output: one "PASS: NAME: CHECK ..." or "FAIL: NAME: CHECK ..." line per
-# check, then "N passed, N failed". Exit status 0 only if nothing failed.
+# check, a "== NAME: done in Ns" line after each kernel, then a recap (the
+# time each kernel took and every FAIL line again, so that a log cut in
+# the middle still names them) and "N passed, N failed". Exit status 0
+# only if nothing failed.
 # Logs: build/boot-tests/NAME.{build,boot,off}.log
 set -uo pipefail
 { # the whole script is parsed before it runs: editing it does not disturb a running copy
@@ -45,8 +48,9 @@ mkdir -p "$logdir"
 initrd=$repo/build/qemu/initramfs.cpio.gz
 passed=0 failed=0
 
+failures=() timings=()
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); failures+=("FAIL: $*"); }
 check() {  # check NAME WHAT CONDITION-STATUS DETAIL
   if [ "$3" = 0 ]; then pass "$1: $2${4:+ ($4)}"; else fail "$1: $2${4:+ ($4)}"; fi
 }
@@ -88,7 +92,7 @@ static() {
   while IFS= read -r line; do
     case $line in
       PASS:*) echo "$line"; passed=$((passed + 1)) ;;
-      FAIL:*) echo "$line"; failed=$((failed + 1)) ;;
+      FAIL:*) echo "$line"; failed=$((failed + 1)); failures+=("$line") ;;
       FAIL-DETAIL:*) echo "  $line" ;;
     esac
   done <<<"$out"
@@ -319,6 +323,7 @@ while read -r name cc tree frags checks rest; do
   fi
   out=$repo/build/kernel/$name
   bz=$out/arch/x86/boot/bzImage
+  started=$SECONDS
   args=(--name "$name" --cc "$cc" --jobs "$jobs")
   case $tree in
     plain) ;;
@@ -382,17 +387,24 @@ while read -r name cc tree frags checks rest; do
     fi
   fi
   verdicts "$name" "$checks" "$log" "$off" "$out"
+  echo "== $name: done in $((SECONDS - started))s"
+  timings+=("$name $((SECONDS - started))s")
 done < "$kernels"
 
 # Out-of-tree modules against the kernels just built (all must be there).
 if [ -z "$only" ] && [ "$oot" = 1 ]; then
   echo "== out-of-tree modules: tests/boot/oot-modules.sh"
+  started=$SECONDS
   oot_out=$("$repo/tests/boot/oot-modules.sh" --timeout "$timeout")
   grep -E '^(PASS|FAIL):' <<<"$oot_out"
   passed=$((passed + $(grep -c '^PASS:' <<<"$oot_out")))
   failed=$((failed + $(grep -c '^FAIL:' <<<"$oot_out")))
+  while IFS= read -r line; do failures+=("$line"); done < <(grep '^FAIL:' <<<"$oot_out")
+  timings+=("out-of-tree-modules $((SECONDS - started))s")
 fi
 
+echo "== recap: ${timings[*]:-no kernel}; ${SECONDS}s in all"
+[ $failed = 0 ] || printf '%s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
 exit
