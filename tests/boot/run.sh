@@ -3,11 +3,13 @@
 # each in QEMU with qemu/init.c as PID 1, and assert the in-guest verdicts
 # from the serial logs.
 #
-# usage: tests/boot/run.sh [--kernels FILE] [--only NAME[,NAME...]] [--reuse]
-#            [--jobs N] [--timeout S]
+# usage: tests/boot/run.sh [--kernels FILE] [--all | --only NAME[,NAME...]]
+#            [--reuse] [--jobs N] [--timeout S] [--no-oot]
 #
 #   --kernels FILE  kernel list (default qemu/kernels.txt)
-#   --only NAMES    run only these kernels
+#   (default)       the kernels of tier ci (what ./passport test runs)
+#   --all           every kernel of the list, tier extra too
+#   --only NAMES    run only these kernels, whatever their tier
 #   --reuse         do not call kernel-build.sh when the bzImage exists
 #                   (default: call it; make is incremental, a no-op rebuild
 #                   costs tens of seconds)
@@ -27,11 +29,12 @@ set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 kernels=$repo/qemu/kernels.txt
-only='' reuse=0 jobs=$(nproc) timeout=300 oot=1
+only='' all=0 reuse=0 jobs=$(nproc) timeout=300 oot=1
 while [ $# -gt 0 ]; do
   case $1 in
     --kernels) kernels=${2:?}; shift ;;
     --only) only=${2:?}; shift ;;
+    --all) all=1 ;;
     --reuse) reuse=1 ;;
     --no-oot) oot=0 ;;
     --jobs|-j) jobs=${2:?}; shift ;;
@@ -315,11 +318,15 @@ if [ -n "$only" ]; then
   done
 fi
 
-while read -r name cc tree frags checks rest; do
+while read -r name cc tree frags checks tier rest; do
   case $name in ''|'#'*) continue ;; esac
-  if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
-  if [ -z "$checks" ] || [ -n "$rest" ]; then
+  if [ -z "$checks" ] || [ -n "$rest" ] || [[ ! ${tier:-ci} =~ ^(ci|extra)$ ]]; then
     fail "$name: malformed line in $kernels"; continue
+  fi
+  if [ -n "$only" ]; then
+    [[ ",$only," == *",$name,"* ]] || continue
+  elif [ "${tier:-ci}" = extra ] && [ $all = 0 ]; then
+    continue
   fi
   out=$repo/build/kernel/$name
   bz=$out/arch/x86/boot/bzImage
