@@ -47,11 +47,14 @@ usage:
         counts: it is part of the compile command the build runs, Clang's
         is inside its one process, and what a plugin adds to the code is
         also assembled; leaving `as` out would measure GCC by less than
-        Clang. Instruction counts do not depend on host load (two runs of
-        one command agree to a few parts per million or exactly; the
-        control shows it for every object), so one run per variant
-        suffices, and J of them (--jobs, default 1) run at once. Needs valgrind (Debian package valgrind); --cpu-only
-        skips this measure.
+        Clang. Instruction counts do not depend on host load, so one run
+        per variant suffices, and J of them (--jobs, default 1) run at
+        once. They do move a little with the compiler's memory layout
+        (two runs of one command differed by ~1e-5 here, a longer output
+        path by ~1e-4): the control writes into a directory with a longer
+        name, so that its difference from without shows that noise.
+        Needs valgrind (Debian package valgrind); --cpu-only skips this
+        measure.
       - CPU time (secondary): R times each (--reps, default 3; 0 with
         instructions only), taking turns so that load changes on the host
         hit all three alike, one at a time; user + sys of the command's
@@ -381,15 +384,22 @@ def variants(argv, post, feature, drop):
     return [("with", argv, post), ("without", without, None), ("control", without, None)]
 
 
+# A compiler's count moves a little with its memory layout (hash tables
+# keyed by addresses, allocation sizes): with and without differ in their
+# arguments, so their layouts differ too, and an exact repeat of without
+# would hide that. The control writes into a directory with a longer name,
+# one more such change of layout, so that the A/A shows its size.
+CONTROL_PAD = "-control-" + "x" * 27
+
+
 def count_instructions(sample, feature, drop, kdir, tmp, jobs):
     """{(object, variant): {program: instructions}}, one cachegrind run
     each, jobs at a time: counts do not depend on what else runs."""
     tasks = []
     for i, (obj, argv, post) in enumerate(sample):
         for j, (variant, cmd, p) in enumerate(variants(argv, post, feature, drop)):
-            # each run its own directory, all names of one length, so
-            # that no variant's arguments are longer than another's
-            d = os.path.join(tmp, "i%04d%d" % (i, j))
+            # each run its own directory; the control's name is longer
+            d = os.path.join(tmp, "i%04d%d" % (i, j) + (CONTROL_PAD if variant == "control" else ""))
             tasks.append((obj, variant, d, redirect(cmd, p, d)))
 
     def run(task):

@@ -103,10 +103,11 @@ def method(p):
         "--trace-children=yes`, the sum of every process's `I refs` (Clang: the driver, which runs cc1 and the "
         "integrated assembler in-process, and `passport-finalize`; GCC: the driver, cc1 with the plugin and "
         "`as`, since the assembler is part of the command the build runs). Instruction counts do not depend on "
-        "host load, so one run per variant suffices and the control shows how exactly they repeat; they are a "
-        "proxy for time that ignores caches and branch prediction. Secondary: CPU time (user+sys of the "
-        "command's processes, from `wait4`), the three variants in turn, cost = Σ per-object median(with) / "
-        "Σ median(without).",
+        "host load, so one run per variant suffices; they move a little with the compiler's memory layout, so "
+        "the control writes into a directory with a longer name, and its difference from *without* shows that "
+        "noise. Instructions are a proxy for time that ignores caches and branch prediction. Secondary: CPU "
+        "time (user+sys of the command's processes, from `wait4`), the three variants in turn, cost = "
+        "Σ per-object median(with) / Σ median(without).",
         "")
 
 
@@ -382,8 +383,9 @@ def buildcost_section(p, f):
     p.table(["kernel", "feature", "objects", "Σ instructions with", "Σ instructions without",
              "cost (instructions)", "A/A (instructions)", "per-object range (instructions)",
              "CPU time: cost (Σ medians)", "≤ 1 %?"], rows)
-    p.w("Target ≤ 1 %, judged on instructions. *A/A*: *control* against *without*, two runs of the same "
-        "command: for instructions it shows how exactly the count repeats, and a cost is judged only where it "
+    p.w("Target ≤ 1 %, judged on instructions. *A/A*: *control* against *without*, the same command (for "
+        "instructions written to a longer path, which moves the compiler's memory layout as different "
+        "arguments do): it shows how closely instruction counts repeat, and a cost is judged only where it "
         "is farther from 1 % than that. CPU time is secondary: a host shared with kernel builds spreads single "
         "compiles by several per cent, often more than its A/A shows; a run without instruction counts "
         "(`--cpu-only`, or data from before they were taken) is judged on CPU time, only where the cost is "
