@@ -361,8 +361,10 @@ def instr_cells(i):
     """Σ with, Σ without, cost, A/A, per-object range of instruction counts."""
     if i is None:
         return ["–", "–", "– (not counted)", "–", "–"]
-    return ["{:,}".format(i["with"]), "{:,}".format(i["without"]), fmt_pct(i["cost"], 4),
-            fmt_pct(i["aa"], 4), "%+.2f … %+.2f %%" % (i["per_min"], i["per_max"])]
+    aa = "–" if i["aa"] is None else "%s (per object %+.4f … %+.4f %%)" % (
+        fmt_pct(i["aa"], 4), i["aa_min"], i["aa_max"])
+    return ["{:,}".format(i["with"]), "{:,}".format(i["without"]), fmt_pct(i["cost"], 4), aa,
+            "%+.2f … %+.2f %%" % (i["per_min"], i["per_max"])]
 
 
 def cpu_cell(c):
@@ -386,7 +388,8 @@ def buildcost_section(p, f):
     p.w("Target ≤ 1 %, judged on instructions. *A/A*: *control* against *without*, the same command (for "
         "instructions written to a longer path, which moves the compiler's memory layout as different "
         "arguments do): it shows how closely instruction counts repeat, and a cost is judged only where it "
-        "is farther from 1 % than that. CPU time is secondary: a host shared with kernel builds spreads single "
+        "is farther from 1 % than the A/A of the sums or of any one object, whichever is larger (single "
+        "objects' differences can cancel in the sums). CPU time is secondary: a host shared with kernel builds spreads single "
         "compiles by several per cent, often more than its A/A shows; a run without instruction counts "
         "(`--cpu-only`, or data from before they were taken) is judged on CPU time, only where the cost is "
         "farther from 1 % than its A/A or the gap between the medians' and the minima's cost, whichever is "

@@ -19,7 +19,8 @@ gnuplot, summary.txt) and computes nothing more.
   native      None or {sizes times ratio worst meets}
   static      {missing} or {ref clang compare latent_sections text_sizes}
   buildcost   [{kernel feature objects instr cpu basis judged target}]:
-              instr {with without control cost aa per_min per_max} or None
+              instr {with without control cost aa aa_min aa_max noise per_min
+              per_max} or None
               (instruction counts, sums over the sample), cpu {reps with
               without cost cost_min aa per_min per_max noise} or None (CPU
               time, sums of per-object medians); the ≤ 1 % target is judged
@@ -479,15 +480,22 @@ def static_row(static, feature, kernel):
 
 def instruction_cost(counts):
     """Instruction counts with vs without the feature, summed over the
-    objects; None if the run has none. aa: control vs without, signed."""
+    objects; None if the run has none. aa: control vs without, signed, of
+    the sums (aa_min, aa_max: of single objects, whose noise can cancel in
+    the sums); noise: the largest of their magnitudes."""
     objs = [c for c in counts.values() if "with" in c and "without" in c]
     if not objs:
         return None
     w, o = sum(c["with"] for c in objs), sum(c["without"] for c in objs)
-    ctl = sum(c["control"] for c in objs) if all("control" in c for c in objs) else None
     per = [pct(c["with"], c["without"]) for c in objs]
-    return {"with": w, "without": o, "control": ctl, "cost": pct(w, o), "aa": pct(ctl, o),
-            "per_min": min(per), "per_max": max(per)}
+    res = {"with": w, "without": o, "control": None, "cost": pct(w, o), "aa": None, "aa_min": None,
+           "aa_max": None, "noise": None, "per_min": min(per), "per_max": max(per)}
+    if all("control" in c for c in objs):
+        aa = [pct(c["control"], c["without"]) for c in objs]
+        res.update(control=sum(c["control"] for c in objs), aa_min=min(aa), aa_max=max(aa))
+        res["aa"] = pct(res["control"], o)
+        res["noise"] = max(abs(x) for x in aa + [res["aa"]])
+    return res
 
 
 def cpu_cost(objects):
@@ -535,7 +543,7 @@ def build_costs(run):
     for (kernel, feature), d in sorted(run["buildcost"].items()):
         instr, cpu = instruction_cost(d["instructions"]), cpu_cost(d["objects"])
         if instr:
-            basis, cost, noise = "instructions", instr["cost"], None if instr["aa"] is None else abs(instr["aa"])
+            basis, cost, noise = "instructions", instr["cost"], instr["noise"]
         elif cpu:
             basis, cost, noise = "CPU time", cpu["cost"], cpu["noise"]
         else:
