@@ -18,7 +18,13 @@ so that a report number that did not come from the run's data is caught:
   - cost pairs: each percentage recomputed from the logs
   - native table: min / median of every variant as in native.txt
   - boot time to "Run /init": every boot's printk mark
-  - compile-time cost: cost and A/A noise recomputed from buildcost/*.tsv
+  - compile-time cost, recomputed from buildcost/*.tsv (either layout:
+    with instruction counts, or the older CPU-time-only four columns):
+    instruction sums with / without, their cost, the A/A (control vs
+    without, of the sums and per object) and the per-object range; each
+    count equal to the sum of its processes'; the ≤ 1 % verdict on
+    instructions (in the table and the targets); CPU time's cost of
+    medians and its A/A
   - every kernel whose status is "missing" is named under "Missing"
   - the verdict table has one row per GCC plugin
 
@@ -114,6 +120,62 @@ def fmt_ns(x):
 
 def fmt_pct(x, digits):
     return ("%+." + str(digits) + "f %%") % x
+
+
+def buildcost_data(path):
+    """({(object, variant): instructions}, {(object, variant): the sum of its
+    processes' instructions}, {(object, variant): [cpu s]}) of
+    buildcost/K.F.tsv; a line of four fields is a CPU-time run (the layout
+    before instruction counts), in the newer one "-" marks the measure a
+    line does not have."""
+    instr, parts, cpu = {}, {}, {}
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.rstrip("\n").split("\t")
+        if f[3] != "-":
+            cpu.setdefault((f[0], f[1]), []).append(float(f[3]))
+        if len(f) > 5 and f[4] != "-":
+            instr[(f[0], f[1])] = int(f[4])
+            parts[(f[0], f[1])] = sum(int(x.split("=")[1]) for x in f[5].split(","))
+    return instr, parts, cpu
+
+
+def check_buildcost(c, path, kernel, feature, row, target):
+    """One row of the compile-time table (row: {column: cell}) and its
+    target against buildcost/K.F.tsv."""
+    instr, parts, cpu = buildcost_data(path)
+    what = "buildcost %s %s" % (kernel, feature)
+    for (obj, variant), n in instr.items():
+        c.check(n == parts[(obj, variant)], "%s: %s %s: %d instructions, but its processes' add up to %d"
+                % (what, obj, variant, n, parts[(obj, variant)]))
+    objs = sorted({o for o, _ in instr})
+    if objs:
+        tot = {v: sum(instr[(o, v)] for o in objs) for v in ("with", "without", "control")}
+        cost = (tot["with"] / tot["without"] - 1) * 100
+        aa = (tot["control"] / tot["without"] - 1) * 100
+        per = [(instr[(o, "with")] / instr[(o, "without")] - 1) * 100 for o in objs]
+        per_aa = [(instr[(o, "control")] / instr[(o, "without")] - 1) * 100 for o in objs]
+        want = ("{:,}".format(tot["with"]), "{:,}".format(tot["without"]), fmt_pct(cost, 4),
+                "%s (per object %+.4f … %+.4f %%)" % (fmt_pct(aa, 4), min(per_aa), max(per_aa)),
+                "%+.2f … %+.2f %%" % (min(per), max(per)))
+        got = tuple(row.get(k) for k in ("Σ instructions with", "Σ instructions without", "cost (instructions)",
+                                         "A/A (instructions)", "per-object range (instructions)"))
+        c.check(got == want, "%s: report %s, data %s" % (what, got, want))
+        noise = max(abs(x) for x in per_aa + [aa])
+        verdict = "✗" if cost - noise > 1.0 else "✓" if cost + noise <= 1.0 else "–"
+        c.check(row.get("≤ 1 %?", "").startswith(verdict), "%s: verdict %r, data says %s" % (what, row.get("≤ 1 %?"), verdict))
+        c.check(target is not None and target[1].startswith(fmt_pct(cost, 4) + " instructions")
+                and target[2].startswith(verdict),
+                "%s: targets row %s, data %s instructions, %s" % (what, target, fmt_pct(cost, 4), verdict))
+    else:
+        c.check(row.get("cost (instructions)", "").startswith("–"), "%s: instruction cost without counts" % what)
+    if cpu:
+        med = {v: sum(statistics.median(x) for (o, w), x in cpu.items() if w == v) for v in ("with", "without", "control")}
+        want = "%s (A/A ±%.2f %%" % (fmt_pct((med["with"] / med["without"] - 1) * 100, 2),
+                                     abs((med["control"] / med["without"] - 1) * 100))
+        got = row.get("CPU time: cost (Σ medians)", "")
+        c.check(got.startswith(want), "%s: CPU time: report %s, data %s" % (what, got, want))
 
 
 def main(argv):
@@ -260,25 +322,19 @@ def main(argv):
         c.check(len(fds) == 1 and r[3] == str(int(r[2]) * int(min(fds))),
                 "per-fd %s: predicted %s, not %s NOPs x fds %s" % (r[0], r[3], r[2], sorted(fds)))
 
-    # compile-time cost: sums of per-object medians, with / without and control / without
+    # compile-time cost: instruction sums, and sums of per-object CPU medians
     btab = [t for t in Checker.tables(c.section("## Compile-time cost")) if t[0][0] == "kernel"]
     rows = {(r[0], r[1]): r for r in (btab[0][1:] if btab else [])}
     head = btab[0][0] if btab else []
+    ttab = [t for t in Checker.tables(c.section("## Targets")) if t[0][0] == "target"]
+    targets = {r[0]: r for r in (ttab[0][1:] if ttab else [])}
     for path in glob.glob(os.path.join(run, "buildcost", "*.tsv")):
         kernel, _, feature = os.path.basename(path)[:-4].partition(".")
-        per = {}
-        for line in open(path):
-            if not line.startswith("#"):
-                obj, variant, _, t = line.split("\t")
-                per.setdefault((obj, variant), []).append(float(t))
-        tot = {v: sum(statistics.median(x) for (o, w), x in per.items() if w == v) for v in ("with", "without", "control")}
         r = rows.get((kernel, feature))
         c.check(r is not None, "buildcost %s %s not in the table" % (kernel, feature))
         if r:
-            want = (fmt_pct((tot["with"] / tot["without"] - 1) * 100, 2),
-                    "±%.2f %%" % abs((tot["control"] / tot["without"] - 1) * 100))
-            got = (r[head.index("cost (medians)")], r[head.index("noise (A/A)")])
-            c.check(got == want, "buildcost %s %s: report %s, data %s" % (kernel, feature, got, want))
+            check_buildcost(c, path, kernel, feature, dict(zip(head, r)),
+                            targets.get("compile time of %s on %s ≤ +1 %%" % (feature, kernel)))
 
     # missing kernels and verdicts
     miss = c.section("## Missing from this run")

@@ -22,23 +22,45 @@ usage:
       Also writes OUT.tsv.size with the `size` line (text data bss).
 
   bench/collect.py buildcost --dir KBUILD_DIR --feature F [--objects N]
-                   [--reps R] [--out OUT.tsv]
+                   [--reps R] [--jobs J] [--cpu-only] [--out OUT.tsv]
       The compile-time cost of one feature's plugin, measured on a kernel's
       own compile commands (the `cmd_...` line of each .o.cmd): N objects
-      spread evenly over the sorted list of the build's C objects, each
-      compiled R times with the recorded command ("with"), R times with
-      the feature's plugin flags removed ("without") and R times more the
-      same as without ("control": an A/A comparison, whose difference from
-      "without" is the noise floor of this run), taking turns so that load
-      changes on the host hit all three alike. Time is the
-      CPU time (user + sys) of the compiler processes, from wait4(), which a
-      busy host disturbs less than wall time. ccache is taken out of the
-      command; output goes to a temporary directory (the build directory is
-      only read). For passport's stackleak the post-codegen step
-      (passport-finalize) belongs to "with". A GCC plugin's -D<NAME>_PLUGIN
-      macro goes with it (the source must not use the plugin's attributes
-      without the plugin), and so do passport's -DLATENT_ENTROPY_PLUGIN and
-      -DSTRUCTLEAK_LLVM_PASS. Features:
+      (default 8) spread evenly over the sorted list of the build's C
+      objects that carry the feature's flags, each compiled as recorded
+      ("with"), with the feature's plugin flags removed ("without") and
+      the same as without again ("control": an A/A comparison, whose
+      difference from "without" is the measurement's own noise).
+      ccache is taken out of the command; output goes to a temporary
+      directory (the build directory is only read). For passport's
+      stackleak the post-codegen step (passport-finalize) belongs to
+      "with". A GCC plugin's -D<NAME>_PLUGIN macro goes with it (the source
+      must not use the plugin's attributes without the plugin), and so do
+      passport's -DLATENT_ENTROPY_PLUGIN and -DSTRUCTLEAK_LLVM_PASS.
+
+      Two measures of each variant:
+      - instructions (the primary one): each variant once under
+        `valgrind --tool=cachegrind --cache-sim=no --trace-children=yes`,
+        the sum of the "I refs" of every process the command runs. Clang:
+        the driver (cc1 runs inside it, and so does its integrated
+        assembler) and, for passport's stackleak, passport-finalize. GCC:
+        the gcc driver, cc1 (with the plugin) and `as`. The assembler
+        counts: it is part of the compile command the build runs, Clang's
+        is inside its one process, and what a plugin adds to the code is
+        also assembled; leaving `as` out would measure GCC by less than
+        Clang. Instruction counts do not depend on host load, so one run
+        per variant suffices, and J of them (--jobs, default 1) run at
+        once. They do move a little with the compiler's memory layout
+        (two runs of one command differed by ~1e-5 here, a longer output
+        path by ~1e-4): the control writes into a directory with a longer
+        name, so that its difference from without shows that noise.
+        Needs valgrind (Debian package valgrind); --cpu-only skips this
+        measure.
+      - CPU time (secondary): R times each (--reps, default 3; 0 with
+        instructions only), taking turns so that load changes on the host
+        hit all three alike, one at a time; user + sys of the command's
+        processes from wait4(), which a busy host disturbs less than wall
+        time, but still by up to +-20 % per object.
+      Features:
         gcc-stackleak        -fplugin=...stackleak_plugin.so and its args
         gcc-latent-entropy   the latent_entropy plugin
         gcc-structleak       the structleak plugin
@@ -49,11 +71,19 @@ usage:
                              and passport-finalize (the plugin stays loaded)
         passport-structleak, passport-latent-entropy, passport-randstruct
                              that feature's -mllvm options
-      OUT.tsv: object, variant (with|without|control), rep, cpu seconds.
+      OUT.tsv, tab-separated, one measurement a line after a header line
+      (`# object variant rep cpu_s instructions processes (feature F, ...)`):
+        OBJECT VARIANT REP CPU_S -    -           a CPU-time run, REP 0..R-1
+        OBJECT VARIANT -   -     INSN PROG=N,...  the instruction count, and
+                                                  its split by program
+      VARIANT is with, without or control. Files written before instruction
+      counts have four columns (object, variant, rep, cpu seconds): CPU
+      time only; bench/report_read.py reads both.
 
 Standard library only.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import shlex
@@ -289,47 +319,167 @@ def cpu_seconds(argv, post, cwd):
     return total
 
 
-def cmd_buildcost(args):
-    opts = {"--dir": None, "--feature": None, "--objects": "8", "--reps": "3", "--out": None}
-    it = iter(args)
-    for a in it:
-        if a not in opts:
-            sys.exit("collect: buildcost: unknown option %s" % a)
-        opts[a] = next(it, None)
-    kdir, feature = opts["--dir"], opts["--feature"]
-    if not kdir or not feature or not opts["--out"]:
-        sys.exit("collect: buildcost needs --dir, --feature and --out")
-    drop = feature_filter(feature)
-    cmds = compile_commands(kdir)
-    changed = [c for c in cmds if drop(c[1]) != c[1]]
+# cachegrind without its cache simulation only counts instructions; its
+# per-process output file is not needed (the summary is in the log).
+CACHEGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+              "--trace-children=yes"]
+# "I   refs:" up to valgrind 3.20, "I refs:" later; thousands separators.
+IREFS_RE = re.compile(r"^==\d+== I\s+refs:\s+([0-9,]+)\s*$")
+COMMAND_RE = re.compile(r"^==\d+== Command: (\S+)")
+
+
+def valgrind_version():
+    """valgrind's version line, or exit naming the package to install."""
+    try:
+        return subprocess.run(["valgrind", "--version"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        sys.exit("collect: buildcost: valgrind not found: install the valgrind package "
+                 "(or pass --cpu-only for CPU time alone)")
+
+
+def log_instructions(path):
+    """(program, I refs) of one process's cachegrind log."""
+    program = refs = None
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = COMMAND_RE.match(line)
+            if m and program is None:
+                program = os.path.basename(m.group(1))
+            m = IREFS_RE.match(line)
+            if m:
+                refs = int(m.group(1).replace(",", ""))
+    if program is None or refs is None:
+        # a process that did not finish (or a log format this does not
+        # know): a silent undercount would pass for a cheaper compile
+        sys.exit("collect: buildcost: no instruction count in the cachegrind log %s" % path)
+    return program, refs
+
+
+def instructions(argv, post, cwd, logdir):
+    """({program: instructions} over every process of the compile and the
+    post-step, each process's own count), or (None, stderr) if it failed."""
+    os.makedirs(logdir)
+    for cmd in (argv, post):
+        if not cmd:
+            continue
+        r = subprocess.run(CACHEGRIND + ["--log-file=" + os.path.join(logdir, "vg.%p")] + cmd, cwd=cwd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
+        if r.returncode != 0:
+            return None, r.stderr
+    per = {}
+    # in the order the processes started (vg.PID): driver, compiler, assembler
+    for name in sorted(os.listdir(logdir), key=lambda n: int(n.rpartition(".")[2])):
+        program, refs = log_instructions(os.path.join(logdir, name))
+        per[program] = per.get(program, 0) + refs
+    return per, ""
+
+
+def variants(argv, post, feature, drop):
+    """[(variant, compile argv, post-step argv or None)]: the recorded
+    command, without the feature's flags, and that again."""
+    without = drop(argv)
+    if feature not in ("passport", "passport-stackleak"):
+        post = None
+    return [("with", argv, post), ("without", without, None), ("control", without, None)]
+
+
+# A compiler's count moves a little with its memory layout (hash tables
+# keyed by addresses, allocation sizes): with and without differ in their
+# arguments, so their layouts differ too, and an exact repeat of without
+# would hide that. The control writes into a directory with a longer name,
+# one more such change of layout, so that the A/A shows its size.
+CONTROL_PAD = "-control-" + "x" * 27
+
+
+def count_instructions(sample, feature, drop, kdir, tmp, jobs):
+    """{(object, variant): {program: instructions}}, one cachegrind run
+    each, jobs at a time: counts do not depend on what else runs."""
+    tasks = []
+    for i, (obj, argv, post) in enumerate(sample):
+        for j, (variant, cmd, p) in enumerate(variants(argv, post, feature, drop)):
+            # each run its own directory; the control's name is longer
+            d = os.path.join(tmp, "i%04d%d" % (i, j) + (CONTROL_PAD if variant == "control" else ""))
+            tasks.append((obj, variant, d, redirect(cmd, p, d)))
+
+    def run(task):
+        obj, variant, d, (cmd, p) = task
+        os.makedirs(d)
+        per, err = instructions(cmd, p, kdir, os.path.join(d, "vg"))
+        if per is None:
+            tail = err.strip().splitlines()[-1:] or ["no error output"]
+            sys.exit("collect: buildcost: compiling %s (%s) under cachegrind failed in %s: %s"
+                     % (obj, variant, kdir, tail[0]))
+        print("buildcost: %s %s: %s %s: %d instructions" % (
+            os.path.basename(kdir), feature, obj, variant, sum(per.values())), file=sys.stderr)
+        return (obj, variant), per
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        return dict(pool.map(run, tasks))
+
+
+def time_cpu(sample, feature, drop, kdir, tmp, reps):
+    """[(object, variant, rep, cpu seconds)], one compile at a time."""
+    rows = []
+    for obj, argv, post in sample:
+        for r in range(reps):
+            # rotate the order per repetition
+            order = variants(argv, post, feature, drop)
+            order = order[r % 3:] + order[:r % 3]
+            for variant, c, p in order:
+                t = cpu_seconds(*redirect(c, p, tmp), kdir)
+                if t is None:
+                    sys.exit("collect: buildcost: compiling %s (%s) failed in %s" % (obj, variant, kdir))
+                rows.append((obj, variant, r, t))
+        print("buildcost: %s %s: %s: CPU time, %d reps" % (os.path.basename(kdir), feature, obj, reps),
+              file=sys.stderr)
+    return rows
+
+
+def sample_commands(kdir, feature, drop, n):
+    """(n compile commands spread evenly over those carrying the feature's
+    flags, how many carry them)."""
+    changed = [c for c in compile_commands(kdir) if drop(c[1]) != c[1]]
     if not changed:
         sys.exit("collect: buildcost: no compile command in %s carries %s's flags" % (kdir, feature))
-    n = min(int(opts["--objects"]), len(changed))
-    sample = [changed[(i * len(changed)) // n] for i in range(n)]
-    reps = int(opts["--reps"])
-    rows = []
+    n = min(n, len(changed))
+    return [changed[(i * len(changed)) // n] for i in range(n)], len(changed)
+
+
+def write_buildcost(out, header, counts, rows):
+    """OUT.tsv as the module docstring describes it."""
+    with open(out + ".tmp", "w") as f:
+        f.write("# object\tvariant\trep\tcpu_s\tinstructions\tprocesses\t(%s)\n" % header)
+        for (obj, variant), per in counts.items():
+            f.write("%s\t%s\t-\t-\t%d\t%s\n" % (obj, variant, sum(per.values()),
+                                                ",".join("%s=%d" % kv for kv in per.items())))
+        for obj, variant, r, t in rows:
+            f.write("%s\t%s\t%d\t%.4f\t-\t-\n" % (obj, variant, r, t))
+    os.replace(out + ".tmp", out)
+
+
+def cmd_buildcost(argv):
+    ap = argparse.ArgumentParser(prog="collect.py buildcost", usage=__doc__)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--feature", required=True)
+    ap.add_argument("--objects", type=int, default=8)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--cpu-only", action="store_true")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args(argv)
+    if a.objects < 1 or a.jobs < 1 or a.reps < 0 or (a.cpu_only and a.reps < 1):
+        sys.exit("collect: buildcost: --objects and --jobs want N >= 1, --reps N >= 0 (>= 1 with --cpu-only)")
+    version = None if a.cpu_only else valgrind_version()
+    drop = feature_filter(a.feature)
+    sample, carrying = sample_commands(a.dir, a.feature, drop, a.objects)
     with tempfile.TemporaryDirectory() as tmp:
-        for obj, argv, post in sample:
-            with_cmd, with_post = redirect(argv, post, tmp)
-            without_cmd, _ = redirect(drop(argv), None, tmp)
-            if feature not in ("passport", "passport-stackleak"):
-                with_post = None
-            for r in range(reps):
-                # rotate the order per repetition
-                order = [("with", with_cmd, with_post), ("without", without_cmd, None),
-                         ("control", without_cmd, None)]
-                order = order[r % 3:] + order[:r % 3]
-                for variant, c, p in order:
-                    t = cpu_seconds(c, p, kdir)
-                    if t is None:
-                        sys.exit("collect: buildcost: compiling %s (%s) failed in %s" % (obj, variant, kdir))
-                    rows.append((obj, variant, r, t))
-            print("buildcost: %s %s: %s" % (os.path.basename(kdir), feature, obj), file=sys.stderr)
-    with open(opts["--out"], "w") as f:
-        f.write("# object\tvariant\trep\tcpu_s\t(feature %s, %d of %d objects carrying its flags)\n"
-                % (feature, n, len(changed)))
-        for row in rows:
-            f.write("%s\t%s\t%d\t%.4f\n" % row)
+        counts = {} if a.cpu_only else count_instructions(sample, a.feature, drop, a.dir, tmp, a.jobs)
+        rows = time_cpu(sample, a.feature, drop, a.dir, tmp, a.reps)
+    header = "feature %s, %d of %d objects carrying its flags; instructions: %s" % (
+        a.feature, len(sample), carrying,
+        "not counted (--cpu-only)" if a.cpu_only else "cachegrind I refs of every process, " + version)
+    write_buildcost(a.out, header, counts, rows)
 
 
 def main(argv):

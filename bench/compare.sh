@@ -6,7 +6,8 @@
 #
 # usage: ./passport compare [--kernels NAMES] [--reuse] [--no-build] [--jobs N]
 #            [--boots N] [--samples N] [--timeout S] [--native-reps N]
-#            [--buildcost-objects N] [--buildcost-reps N] [--no-buildcost]
+#            [--buildcost-objects N] [--buildcost-reps N] [--buildcost-cpu-only]
+#            [--no-buildcost]
 #            [--run DIR] [--out DIR] [--report-only] [--verbose]
 #
 #   --kernels NAMES  comma-separated kernel names (default: every kernel of
@@ -15,17 +16,25 @@
 #                    (default: run kernel-build.sh, incremental)
 #   --no-build       never build: a kernel without a bzImage is reported missing
 #   --jobs N         make -jN for kernel builds (default: nproc; the builds
-#                    finish before anything is measured)
+#                    finish before anything is measured), and as many
+#                    cachegrind runs at once for the compile-time cost
 #   --boots N        benchmark boots per kernel (default 2)
 #   --samples N      override the in-guest samples per op (default: the
 #                    benchmark's own, 51 per syscall)
 #   --timeout S      per-boot QEMU timeout (default 900)
 #   --native-reps N  samples per variant of the native erase benchmark (default 1000)
 #   --buildcost-objects N, --buildcost-reps N
-#                    compile-time cost: objects per kernel (default 6) and
-#                    repetitions per object and variant (default 6: a
-#                    multiple of 3, so with, without and control each
-#                    take every place in the rotation equally often)
+#                    compile-time cost: objects per kernel (default 6),
+#                    each variant (with, without, control) counted once
+#                    in instructions under cachegrind (valgrind; --jobs
+#                    runs at once, since counts do not depend on load),
+#                    then timed N times, one compile at a time, for the
+#                    secondary CPU-time figure (default 3: a multiple of
+#                    3, so with, without and control each take every
+#                    place in the rotation equally often; 0: none)
+#   --buildcost-cpu-only
+#                    no instruction counts (no valgrind needed): CPU time
+#                    only, and the ≤ 1 % target judged on it
 #   --no-buildcost   skip the compile-time measurement
 #   --run DIR        raw data directory (default build/compare/run; the
 #                    previous one is kept as DIR.prev)
@@ -44,7 +53,7 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 
 kernels_opt='' reuse=0 nobuild=0 jobs=$(nproc) boots=2 samples='' timeout=900 native_reps=1000
-bc_objects=6 bc_reps=6 buildcost=1 run=$repo/build/compare/run out=$repo/report
+bc_objects=6 bc_reps=3 bc_cpu_only=0 buildcost=1 run=$repo/build/compare/run out=$repo/report
 report_only=0 verbose=0
 while [ $# -gt 0 ]; do
   case $1 in
@@ -58,6 +67,7 @@ while [ $# -gt 0 ]; do
     --native-reps) native_reps=${2:?}; shift ;;
     --buildcost-objects) bc_objects=${2:?}; shift ;;
     --buildcost-reps) bc_reps=${2:?}; shift ;;
+    --buildcost-cpu-only) bc_cpu_only=1 ;;
     --no-buildcost) buildcost=0 ;;
     --run) run=${2:?}; shift ;;
     --out) out=${2:?}; shift ;;
@@ -68,9 +78,11 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-for v in jobs boots timeout native_reps bc_objects bc_reps; do
+for v in jobs boots timeout native_reps bc_objects; do
   [[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -ge 1 ] || die "--${v//_/-} wants a positive integer"
 done
+[[ $bc_reps =~ ^[0-9]+$ ]] || die "--buildcost-reps wants an integer >= 0"
+[ $bc_cpu_only = 0 ] || [ "$bc_reps" -ge 1 ] || die "--buildcost-cpu-only needs --buildcost-reps >= 1"
 [ -z "$samples" ] || [[ $samples =~ ^[0-9]+$ ]] || die "--samples wants a positive integer"
 run=$(realpath -m "$run") out=$(realpath -m "$out")
 
@@ -92,6 +104,11 @@ report() {
     sed "s/^/[$prog] /"
   return "${PIPESTATUS[0]}"
 }
+# the compile-time cost counts instructions under valgrind: say so before
+# hours of kernel builds, not after them
+if [ $report_only = 0 ] && [ $buildcost = 1 ] && [ $bc_cpu_only = 0 ] && ! command -v valgrind >/dev/null; then
+  die "valgrind not found: install the valgrind package (or pass --buildcost-cpu-only or --no-buildcost)"
+fi
 if [ $report_only = 1 ]; then
   [ -f "$run/kernels.tsv" ] || die "--report-only: $run has no kernels.tsv (no run there)"
   report
@@ -127,7 +144,7 @@ mkdir -p "$run"/{boot,static,buildcost,logs,bin}
   echo "host_cores $(nproc)"
   echo "qemu $(qemu-system-x86_64 --version | head -n1)"
   echo "boot_variation passport.boot=N on the command line of boot N"
-  echo "options boots=$boots samples=${samples:-default} native_reps=$native_reps buildcost=$buildcost objects=$bc_objects reps=$bc_reps jobs=$jobs"
+  echo "options boots=$boots samples=${samples:-default} native_reps=$native_reps buildcost=$buildcost objects=$bc_objects reps=$bc_reps cpu_only=$bc_cpu_only jobs=$jobs"
 } > "$run/meta.txt"
 : > "$run/kernels.tsv"
 cp "$repo/bench/pairs.txt" "$run/pairs.txt"
@@ -257,9 +274,12 @@ gcc -O2 -Wall -Wextra -Werror -o "$run/bin/erase-native" "$repo/bench/erase-nati
 buildcost() {
   local name=$1 feature=$2 ts=$SECONDS
   grep -q "^$name	" "$run/kernels.tsv" && ! grep -q "^$name	.*	missing" "$run/kernels.tsv" || return 0
-  step "$name: compile-time cost of $feature ($bc_objects objects x $bc_reps reps, with/without/control in turn)"
+  local how="instructions (cachegrind, $jobs at once) and CPU time x $bc_reps" only=()
+  [ $bc_cpu_only = 0 ] || { how="CPU time x $bc_reps"; only=(--cpu-only); }
+  step "$name: compile-time cost of $feature ($bc_objects objects; with/without/control: $how)"
   if ! python3 "$repo/bench/collect.py" buildcost --dir "$repo/build/kernel/$name" --feature "$feature" \
-       --objects "$bc_objects" --reps "$bc_reps" --out "$run/buildcost/$name.$feature.tsv" 2>>"$run/logs/buildcost.log"; then
+       --objects "$bc_objects" --reps "$bc_reps" --jobs "$jobs" "${only[@]}" \
+       --out "$run/buildcost/$name.$feature.tsv" 2>>"$run/logs/buildcost.log"; then
     step "$name: compile-time cost of $feature FAILED (logs/buildcost.log)"
     rm -f "$run/buildcost/$name.$feature.tsv"
   fi

@@ -97,11 +97,17 @@ def method(p):
         "`latent_entropy`, prologue `sub $N,%rsp`), `size vmlinux`. Function names are matched across compilers "
         "after dropping `.isra.N`/`.constprop.N`/`.part.N`/`.cold` suffixes.",
         "- **Compile time**: `bench/collect.py buildcost` re-runs a sample of a kernel's own recorded compile "
-        "commands (`.o.cmd`, ccache removed) with and without the feature's plugin flags, alternating, and "
-        "compares CPU time (user+sys of the compiler, from `wait4`); passport's post-codegen step "
-        "(`passport-finalize`) counts as *with*. Ratio = Σ per-object median(with) / Σ median(without); a "
-        "third, identical *without* (A/A control) measures the run's noise floor. CPU time, not instruction "
-        "counts: `perf stat` has no counters on these hosts and callgrind slows a kernel compile ~100×.",
+        "commands (`.o.cmd`, ccache removed) with and without the feature's plugin flags, and a third time "
+        "without (an A/A *control*); passport's post-codegen step (`passport-finalize`) counts as *with*. "
+        "Primary measure: instructions, each variant once under `valgrind --tool=cachegrind --cache-sim=no "
+        "--trace-children=yes`, the sum of every process's `I refs` (Clang: the driver, which runs cc1 and the "
+        "integrated assembler in-process, and `passport-finalize`; GCC: the driver, cc1 with the plugin and "
+        "`as`, since the assembler is part of the command the build runs). Instruction counts do not depend on "
+        "host load, so one run per variant suffices; they move a little with the compiler's memory layout, so "
+        "the control writes into a directory with a longer name, and its difference from *without* shows that "
+        "noise. Instructions are a proxy for time that ignores caches and branch prediction. Secondary: CPU "
+        "time (user+sys of the command's processes, from `wait4`), the three variants in turn, cost = "
+        "Σ per-object median(with) / Σ median(without).",
         "")
 
 
@@ -351,22 +357,43 @@ def static_section(p, f):
     p.table(["feature", "kernel", "baseline", "text", "baseline text", "delta bytes", "delta"], rows)
 
 
+def instr_cells(i):
+    """Σ with, Σ without, cost, A/A, per-object range of instruction counts."""
+    if i is None:
+        return ["–", "–", "– (not counted)", "–", "–"]
+    aa = "–" if i["aa"] is None else "%s (per object %+.4f … %+.4f %%)" % (
+        fmt_pct(i["aa"], 4), i["aa_min"], i["aa_max"])
+    return ["{:,}".format(i["with"]), "{:,}".format(i["without"]), fmt_pct(i["cost"], 4), aa,
+            "%+.2f … %+.2f %%" % (i["per_min"], i["per_max"])]
+
+
+def cpu_cell(c):
+    if c is None:
+        return "– (no CPU-time repetitions)"
+    return "%s (A/A %s, %d rep%s)" % (fmt_pct(c["cost"], 2), "±%.2f %%" % c["aa"] if c["aa"] is not None else "–",
+                                     c["reps"], "" if c["reps"] == 1 else "s")
+
+
 def buildcost_section(p, f):
     p.w("## Compile-time cost of the plugins", "")
     if not f["buildcost"]:
         p.w("missing: the compile-time measurement did not run (`--no-buildcost` or it failed; "
             "logs/buildcost.log).", "")
         return
-    rows = [[b["kernel"], b["feature"], b["objects"], b["reps"], "%.2f" % b["with"], "%.2f" % b["without"],
-             fmt_pct(b["cost"], 2), fmt_pct(b["cost_min"], 2), "±%.2f %%" % b["aa"] if b["aa"] is not None else "–",
-             "%+.1f … %+.1f %%" % (b["per_min"], b["per_max"]), b["judged"]] for b in f["buildcost"]]
-    p.table(["kernel", "feature", "objects", "reps", "Σ median with (CPU s)", "Σ median without",
-             "cost (medians)", "cost (minima)", "noise (A/A)", "per-object range", "≤ 1 %?"], rows)
-    p.w("Target ≤ 1 %. *Noise (A/A)*: the same Σ-of-medians comparison between *without* and a second, "
-        "identical *without* (*control*) run in turn with the others; a cost is judged only where it is "
-        "farther from 1 % than that noise or than the gap between the medians' and the minima's cost, "
-        "whichever is larger. A host shared with kernel builds spreads single compiles by several per "
-        "cent; the per-object range shows how far one object's estimate can be trusted.", "")
+    rows = [[b["kernel"], b["feature"], b["objects"]] + instr_cells(b["instr"]) + [cpu_cell(b["cpu"]), b["judged"]]
+            for b in f["buildcost"]]
+    p.table(["kernel", "feature", "objects", "Σ instructions with", "Σ instructions without",
+             "cost (instructions)", "A/A (instructions)", "per-object range (instructions)",
+             "CPU time: cost (Σ medians)", "≤ 1 %?"], rows)
+    p.w("Target ≤ 1 %, judged on instructions. *A/A*: *control* against *without*, the same command (for "
+        "instructions written to a longer path, which moves the compiler's memory layout as different "
+        "arguments do): it shows how closely instruction counts repeat, and a cost is judged only where it "
+        "is farther from 1 % than the A/A of the sums or of any one object, whichever is larger (single "
+        "objects' differences can cancel in the sums). CPU time is secondary: a host shared with kernel builds spreads single "
+        "compiles by several per cent, often more than its A/A shows; a run without instruction counts "
+        "(`--cpu-only`, or data from before they were taken) is judged on CPU time, only where the cost is "
+        "farther from 1 % than its A/A or the gap between the medians' and the minima's cost, whichever is "
+        "larger. The per-object range shows how much the cost differs between objects.", "")
 
 
 def verdict_section(p, f):
@@ -424,7 +451,10 @@ def summary(f):
             s.append("%s %s vs %s, %s: %s; boot %s" % (
                 pr["feature"], pr["with"], pr["without"], v["label"],
                 ", ".join("%s %s" % (op, fmt_pct(v["ops"][op], 2)) for op in OPS), fmt_pct(v["boot"], 2)))
-    s += ["compile-time cost %s %s: %s" % (b["kernel"], b["feature"], fmt_pct(b["cost"], 2)) for b in f["buildcost"]]
+    s += ["compile-time cost %s %s: %s %s%s" % (
+        b["kernel"], b["feature"], fmt_pct(b["cost"], 4 if b["basis"] == "instructions" else 2), b["basis"],
+        ", CPU time %s" % fmt_pct(b["cpu"]["cost"], 2) if b["basis"] == "instructions" and b["cpu"] else "")
+        for b in f["buildcost"]]
     missing = [f["missing"][k] for k in f["kernels"] if f["missing"][k]]
     if missing:
         s.append("missing: " + "; ".join(missing))

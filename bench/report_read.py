@@ -15,7 +15,12 @@ read_run(RUN_DIR) -> run, a dict of lists, dicts and numbers:
   stale      {name: first line or None}      static/NAME.config-stale
   native     {(variant, bytes): {min median samples}} or None  native.txt
   buildcost  {(kernel, feature): {objects{obj: {with without control: [s]}}
-             header}}                        buildcost/K.F.tsv
+             instructions{obj: {variant: n}} processes{obj: {variant:
+             {program: n}}} header}}         buildcost/K.F.tsv: objects
+             holds CPU seconds (one per rep), instructions cachegrind's
+             count of every process, processes its split by program;
+             instructions is empty for a file from before instruction
+             counts (four columns), objects' lists for one of --reps 0
 
 Only parsing: nothing here compares, averages or judges (report_facts.py
 does). A missing input file reads as None or empty, so that the report can
@@ -185,17 +190,31 @@ def read_native(run):
     return res
 
 
+def buildcost_row(fields, cpu, instructions, processes):
+    """One line of buildcost/K.F.tsv into the object's dicts (format:
+    bench/collect.py's docstring): a CPU-time run, or an instruction count."""
+    obj, variant, _, t = fields[:4]
+    cpu.setdefault(obj, {"with": [], "without": [], "control": []})
+    if t != "-":
+        cpu[obj][variant].append(float(t))
+    if len(fields) >= 6 and fields[4] != "-":
+        instructions.setdefault(obj, {})[variant] = int(fields[4])
+        processes.setdefault(obj, {})[variant] = {
+            p: int(n) for p, _, n in (x.partition("=") for x in fields[5].split(",") if x)}
+
+
 def read_buildcost(run):
     res = {}
     for path in sorted(glob.glob(os.path.join(run, "buildcost", "*.tsv"))):
         base = os.path.basename(path)[:-4]
         kernel, _, feature = base.partition(".")
-        header = read_lines(path)[0]
-        per = {}
-        for l in read_lines(path)[1:]:
-            obj, variant, _, t = l.split("\t")
-            per.setdefault(obj, {"with": [], "without": [], "control": []})[variant].append(float(t))
-        res[(kernel, feature)] = {"objects": per, "header": header}
+        lines = read_lines(path)
+        cpu, instructions, processes = {}, {}, {}
+        for l in lines[1:]:
+            if l and not l.startswith("#"):
+                buildcost_row(l.split("\t"), cpu, instructions, processes)
+        res[(kernel, feature)] = {"objects": cpu, "instructions": instructions, "processes": processes,
+                                  "header": lines[0] if lines else ""}
     return res
 
 

@@ -13,7 +13,13 @@
 #   here, so phase "none"), twice for kgcc, once for kclang
 # - native.txt: bench/erase-native.c, few samples
 # - kabsent: a kernel listed as missing, to check how the report says so
-# No buildcost: the report must say it is missing.
+# - buildcost/: bench/collect.py buildcost, for real, on a tiny "kernel
+#   build directory" per compiler: .o.cmd files whose cmd_ lines compile two
+#   corpus files as Kbuild records them (kclang: passport's stackleak flags
+#   and its passport-finalize step; kgcc: the kernel's stackleak plugin),
+#   with instruction counts (cachegrind) and one CPU-time repetition; kgcc
+#   measures one of its two objects (each cachegrind run of a compiler
+#   takes ~8 s of CPU however small the file, valgrind translating it)
 set -euo pipefail
 run=$1 root=$2 plugin=$3 clang=$4 llvm=$5
 rm -rf "$run"
@@ -48,6 +54,22 @@ gcc -O2 -o "$run/bin/erase-native" "$root/bench/erase-native.c" "$run/bin/erase-
 "$run/bin/guest-bench" > "$run/boot/kgcc.2.log"
 "$run/bin/guest-bench" > "$run/boot/kclang.1.log"
 "$run/bin/erase-native" --reps 20 --sizes 1,4 > "$run/native.txt"
+
+# The compile-time cost: two objects for kclang, one of two for kgcc.
+finalize=${PASSPORT_BUILD:-$root/build}/bin/passport-finalize
+mkdir -p "$tmp"/kbuild-{gcc,clang}
+for b in frames spills; do
+  src=$corpus/$b.c
+  echo "cmd_$b.o := gcc-12 -Wp,-MMD,.$b.o.d ${kflags[*]} -fplugin=$plugin -DSTACKLEAK_PLUGIN" \
+    "-fplugin-arg-stackleak_plugin-track-min-size=100 -fplugin-arg-stackleak_plugin-arch=x86 -c -o $b.o $src" \
+    > "$tmp/kbuild-gcc/.$b.o.cmd"
+  echo "cmd_$b.o := $clang -Wp,-MMD,.$b.o.d ${kflags[*]} $("$root/passport" flags --llvm "$llvm" --stackleak=100)" \
+    "-c -o $b.o $src ; $finalize --track-min-size=100 $b.o" > "$tmp/kbuild-clang/.$b.o.cmd"
+done
+python3 "$root/bench/collect.py" buildcost --dir "$tmp/kbuild-gcc" --feature gcc-stackleak --objects 1 --reps 1 \
+  --jobs 2 --out "$run/buildcost/kgcc.gcc-stackleak.tsv" 2>> "$run/logs/buildcost.log"
+python3 "$root/bench/collect.py" buildcost --dir "$tmp/kbuild-clang" --feature passport-stackleak --objects 2 \
+  --reps 1 --jobs 2 --out "$run/buildcost/kclang.passport-stackleak.tsv" 2>> "$run/logs/buildcost.log"
 
 printf 'date %s\ncommit test\nhost_cpu test host\nhost_cores %s\nqemu none (host run)\noptions test\n' \
   "$(date -u +%FT%TZ)" "$(nproc)" > "$run/meta.txt"
