@@ -236,27 +236,19 @@ build "$pname" --cc "clang-$llvm" --patched --base "$base" "${frags[@]}" "${targ
 [ -z "$gref" ] || build "$gref" --cc gcc-12 --patched --base "$base" "${gfrags[@]}" "${gtargets[@]}"
 
 # ---- boot -----------------------------------------------------------------------
-# initrd_with_modules NAME ROLE: passport's initramfs plus a cpio of the
-# kernel's built modules under /modules (the kernel takes concatenated
-# archives); its path on stdout
-initrd_with_modules() {
-  local out=$repo/build/kernel/$1 root=$report/$2.modules rd=$report/$2.initrd.cpio.gz
-  rm -rf "$root" && mkdir -p "$root/modules"
-  (cd "$out" && find . -name '*.ko' -not -path './scripts/*' -exec cp {} "$root/modules/" \;)
-  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) | cat "$initrd" - > "$rd"
-  echo "$rd"
-}
-
 # boot NAME ROLE: one boot with every built-in KUnit suite, LKDTM
-# STACKLEAK_ERASING, the latent_entropy check and the modules loaded in name
-# order; the log is REPORT/ROLE.boot.log
+# STACKLEAK_ERASING, the latent_entropy check and the kernel's built modules
+# loaded in name order (qemu/add-modules.sh puts them under /modules); the
+# log is REPORT/ROLE.boot.log
 boot() {
-  local name=$1 role=$2 rd n run=lkdtm-stackleak,latent-entropy
-  rd=$(initrd_with_modules "$name" "$role")
-  n=$(find "$report/$role.modules" -name '*.ko' | wc -l)
-  # init's modules action fails on an empty /modules (--modules none)
-  [ "$n" = 0 ] || run+=,modules
-  say "boot $name ($n modules in the initramfs)"
+  local name=$1 role=$2 out=$repo/build/kernel/$1 rd=$initrd run=lkdtm-stackleak,latent-entropy kos=()
+  mapfile -t kos < <(find "$out" -name '*.ko' -not -path "$out/scripts/*" | sort)
+  # --modules none: no /modules, so no modules action (it fails on an empty one)
+  if [ ${#kos[@]} -gt 0 ]; then
+    rd=$report/$role.initrd.cpio.gz run+=,modules
+    "$repo/qemu/add-modules.sh" "$initrd" "$rd" "${kos[@]}" >&2 || die "qemu/add-modules.sh failed"
+  fi
+  say "boot $name (${#kos[@]} modules in the initramfs)"
   "$repo/qemu/boot.sh" --kernel "$repo/build/kernel/$name/arch/x86/boot/bzImage" --initrd "$rd" \
     --timeout "$timeout" --run "$run" --log "$report/$role.boot.log" >&2 \
     || say "boot $name: did not reach the end (the report says what is missing)"

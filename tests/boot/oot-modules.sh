@@ -106,11 +106,9 @@ done <<<"$cases"
 initrd=$repo/build/qemu/initramfs.cpio.gz
 "$repo/qemu/mkinitramfs.sh" "$initrd" >/dev/null || fail "initramfs: qemu/mkinitramfs.sh"
 for k in "${!kernels_used[@]}"; do
-  # the kernel accepts concatenated cpio archives: base + /modules/*.ko
-  root=$out/$k.root rd=$out/$k.initrd.cpio.gz blog=$out/$k.boot.log
-  rm -rf "$root" && mkdir -p "$root/modules"
-  for c in ${kernels_used[$k]}; do cp "$out/$c/pp_$c.ko" "$root/modules/"; done
-  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) | cat "$initrd" - > "$rd"
+  rd=$out/$k.initrd.cpio.gz blog=$out/$k.boot.log
+  "$repo/qemu/add-modules.sh" "$initrd" "$rd" $(for c in ${kernels_used[$k]}; do echo "$out/$c/pp_$c.ko"; done) ||
+    fail "$k: qemu/add-modules.sh"
   if "$repo/qemu/boot.sh" --kernel "$repo/build/kernel/$k/arch/x86/boot/bzImage" --initrd "$rd" \
        --run modules --append 'kunit.filter_glob=none' --timeout "$timeout" --log "$blog" >/dev/null 2>&1; then
     pass "$k: boots with$(for c in ${kernels_used[$k]}; do printf ' pp_%s' "$c"; done): $(grep -a -m1 -o 'modules: [0-9]* loaded, [0-9]* refused' "$blog")"
