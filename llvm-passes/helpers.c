@@ -12,6 +12,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
 
+#include "diag.h"
 #include "passport.h"
 
 /* ---- options ------------------------------------------------------------ */
@@ -97,14 +98,8 @@ void passport_fatal(const struct passport_pass *pass, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "passport: error: %s: ", pass->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	/* The compiler is mid-pipeline: skip its destructors, just stop. */
-	_Exit(1);
+	passport_vdie(pass->name, fmt, ap);
 }
 
 /* ---- functions ---------------------------------------------------------- */

@@ -27,6 +27,7 @@
 #error "build with -DPASSPORT_LLVM_MAJOR=N"
 #endif
 #include "compat.h"
+#include "diag.h"
 #define PASSPORT_STR_(x) #x
 #define PASSPORT_STR(x) PASSPORT_STR_(x)
 
@@ -38,14 +39,8 @@ static _Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("passport: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	/* We are inside dlopen in the middle of a compiler: just stop. */
-	_Exit(1);
+	passport_vdie(NULL, fmt, ap);
 }
 
 /* The LLVM major from a loaded library's soname, e.g. libLLVM-14.so.1,
