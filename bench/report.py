@@ -49,6 +49,18 @@ class Page:
     def w(self, *lines):
         self.md.extend(lines)
 
+    def section(self, heading, facts, absent=None, *intro):
+        """Open a section: HEADING and INTRO lines, then FACTS back; or, when
+        there are none, the ABSENT line (for facts that say {"missing": WHY}:
+        "missing: WHY") and None: the section ends there."""
+        self.w(heading, "", *intro)
+        if isinstance(facts, dict) and "missing" in facts:
+            facts, absent = None, "missing: " + facts["missing"]
+        if not facts:
+            self.w(absent, "")
+            return None
+        return facts
+
     def table(self, head, rows):
         self.w("| " + " | ".join(head) + " |", "|" + "---|" * len(head))
         for r in rows:
@@ -131,10 +143,9 @@ def kernels_section(p, f):
 
 
 def erase_section(p, f):
-    p.w("## Stack erase cost (stackleak), same boot, erasing on vs off", "")
-    ks = f["stackleak"]
+    ks = p.section("## Stack erase cost (stackleak), same boot, erasing on vs off", f["stackleak"],
+                   "No kernel with `/proc/sys/kernel/stack_erasing` booted in this run.")
     if not ks:
-        p.w("No kernel with `/proc/sys/kernel/stack_erasing` booted in this run.", "")
         return
     for name in ks:
         p.w("### %s (%s)" % (name, f["kernels"][name]["cc"]), "")
@@ -160,11 +171,11 @@ def erase_section(p, f):
 
 
 def erase_vs_memset(p, f):
-    p.w("## Erase vs memset in the guest (the physical limit)", "",
-        "Kernel erase cost per call = on − off (ns, i.e. instructions). User space in the same guest: glibc "
-        "memset, `rep stosb`, and the erase models of `bench/erase-loops.c` over the erase depth of that op.", "")
-    if not f["stackleak"]:
-        p.w("No stackleak kernel in this run.", "")
+    if not p.section("## Erase vs memset in the guest (the physical limit)", f["stackleak"],
+                     "No stackleak kernel in this run.",
+                     "Kernel erase cost per call = on − off (ns, i.e. instructions). User space in the same guest: "
+                     "glibc memset, `rep stosb`, and the erase models of `bench/erase-loops.c` over the erase depth "
+                     "of that op.", ""):
         return
     for name in f["stackleak"]:
         rows = []
@@ -216,10 +227,8 @@ def pairs_section(p, f):
 
 
 def tracking_nops_section(p, f):
-    p.w("### Where the tracking cost goes: NOPs on the per-fd path", "")
-    n = f["nops"]
-    if "missing" in n:
-        p.w("missing: " + n["missing"], "")
+    n = p.section("### Where the tracking cost goes: NOPs on the per-fd path", f["nops"])
+    if not n:
         return
     g, fds = n["gcc"], n["fds"]
     p.w("poll and select walk %d fds; per fd the kernel calls %s out of line. Each entry NOP "
@@ -265,10 +274,8 @@ def reproducibility(p, f):
 
 
 def native_section(p, f):
-    p.w("## Native: erase loop vs memset (host)", "")
-    n = f["native"]
+    n = p.section("## Native: erase loop vs memset (host)", f["native"], "missing: no native.txt in this run.")
     if not n:
-        p.w("missing: no native.txt in this run.", "")
         return
     rows = []
     for b in n["sizes"]:
@@ -312,10 +319,8 @@ def native_section(p, f):
 
 
 def static_section(p, f):
-    p.w("## Instrumentation: GCC plugin vs passport, per function", "")
-    s = f["static"]
-    if "missing" in s:
-        p.w("missing: " + s["missing"], "")
+    s = p.section("## Instrumentation: GCC plugin vs passport, per function", f["static"])
+    if not s:
         return
     ref = s["ref"]
     for feature in ("stackleak", "latent_entropy"):
@@ -375,10 +380,9 @@ def cpu_cell(c):
 
 
 def buildcost_section(p, f):
-    p.w("## Compile-time cost of the plugins", "")
-    if not f["buildcost"]:
-        p.w("missing: the compile-time measurement did not run (`--no-buildcost` or it failed; "
-            "logs/buildcost.log).", "")
+    if not p.section("## Compile-time cost of the plugins", f["buildcost"],
+                     "missing: the compile-time measurement did not run (`--no-buildcost` or it failed; "
+                     "logs/buildcost.log)."):
         return
     rows = [[b["kernel"], b["feature"], b["objects"]] + instr_cells(b["instr"]) + [cpu_cell(b["cpu"]), b["judged"]]
             for b in f["buildcost"]]
