@@ -133,12 +133,20 @@ template <int Which> struct AttrInfo : public ParsedAttrInfo {
 
 /* A Clang without randstruct of its own gets passport's attributes (the
  * registry keeps the nodes: they live as long as the plugin). */
-const bool registered_layout_attrs = passport_compat::has_native_randstruct ||
-	(new ParsedAttrInfoRegistry::Add<AttrInfo<RANDOMIZE>>(
-		"randomize_layout", "GCC randstruct: randomize this struct's layout"),
-	 new ParsedAttrInfoRegistry::Add<AttrInfo<NO_RANDOMIZE>>(
-		"no_randomize_layout", "GCC randstruct: never randomize this struct"),
-	 true);
+static bool register_layout_attrs()
+{
+	if (passport_compat::has_native_randstruct)
+		return false;
+	new ParsedAttrInfoRegistry::Add<AttrInfo<RANDOMIZE>>(
+		"randomize_layout", "GCC randstruct: randomize this struct's layout");
+	new ParsedAttrInfoRegistry::Add<AttrInfo<NO_RANDOMIZE>>(
+		"no_randomize_layout", "GCC randstruct: never randomize this struct");
+	return true;
+}
+/* Read by no one: the call, at load time, is the point (as a plain constant
+ * initialiser, Clang >= 15 warned that the variable is unused, in the kernel
+ * build of the plugin). */
+[[maybe_unused]] static const bool layout_attrs_registered = register_layout_attrs();
 ParsedAttrInfoRegistry::Add<AttrInfo<DESIGNATED_INIT>>
 	reg_designated("designated_init", "GCC: positional initialisers of this struct warn");
 
