@@ -14,6 +14,7 @@
 #include <cstring>
 #include <deque>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "llvm/IR/GlobalValue.h"
@@ -214,16 +215,26 @@ passport_pass_named(const char *name)
 	return nullptr;
 }
 
-/* loader.c returns this by value as compat.h's C mirror: same size. */
+/* loader.c hands this to LLVM as its llvmGetPassPluginInfo's result: the
+ * C mirror in compat.h has the same size and, field by field, the layout. */
 static_assert(sizeof(PassPluginLibraryInfo) == sizeof(passport_plugin_info),
 	      "compat.h: passport_plugin_info does not match this LLVM's PassPluginLibraryInfo");
+static_assert(std::is_trivially_copyable<PassPluginLibraryInfo>::value,
+	      "PassPluginLibraryInfo is no longer plain data");
 
-/* Called through the version-checking loader (loader.c), never directly. */
-extern "C" __attribute__((visibility("default"))) PassPluginLibraryInfo
+/* Called through the version-checking loader (loader.c), never directly.
+ * It returns the C mirror, not LLVM's type: a C-linkage function must not
+ * return a C++ type (LLVM 22's has default member initialisers, and
+ * clang-22 warns about it in the kernel's build of the plugin). */
+extern "C" __attribute__((visibility("default"))) passport_plugin_info
 passport_core_plugin_info()
 {
-	return {LLVM_PLUGIN_API_VERSION, "passport", PASSPORT_VERSION,
-		register_callbacks};
+	PassPluginLibraryInfo info = {LLVM_PLUGIN_API_VERSION, "passport", PASSPORT_VERSION,
+				      register_callbacks};
+	passport_plugin_info c;
+
+	memcpy(&c, &info, sizeof(c));
+	return c;
 }
 
 /* passport.h: the LLVM C API has no setter for dso_local. */
