@@ -49,18 +49,18 @@ done
 logdir=$repo/build/boot-tests
 mkdir -p "$logdir"
 initrd=$repo/build/qemu/initramfs.cpio.gz
-passed=0 failed=0
+passed=0
 
-failures=() timings=()
+failures=() timings=()  # every FAIL line (their count is the failures), "NAME Ns" per kernel
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); failures+=("FAIL: $*"); }
+fail() { echo "FAIL: $*"; failures+=("FAIL: $*"); }
 check() {  # check NAME WHAT CONDITION-STATUS DETAIL
   if [ "$3" = 0 ]; then pass "$1: $2${4:+ ($4)}"; else fail "$1: $2${4:+ ($4)}"; fi
 }
 
 if ! "$repo/qemu/mkinitramfs.sh" "$initrd"; then
   fail "initramfs: qemu/mkinitramfs.sh"
-  echo "$passed passed, $failed failed"
+  echo "$passed passed, ${#failures[@]} failed"
   exit 1
 fi
 
@@ -95,7 +95,7 @@ static() {
   while IFS= read -r line; do
     case $line in
       PASS:*) echo "$line"; passed=$((passed + 1)) ;;
-      FAIL:*) echo "$line"; failed=$((failed + 1)); failures+=("$line") ;;
+      FAIL:*) echo "$line"; failures+=("$line") ;;
       FAIL-DETAIL:*) echo "  $line" ;;
     esac
   done <<<"$out"
@@ -394,8 +394,8 @@ while read -r name cc tree frags checks tier rest; do
     fi
   fi
   verdicts "$name" "$checks" "$log" "$off" "$out"
-  echo "== $name: done in $((SECONDS - started))s"
   timings+=("$name $((SECONDS - started))s")
+  echo "== $name: done in ${timings[-1]#* }"
 done < "$kernels"
 
 # Out-of-tree modules against the kernels just built (all must be there).
@@ -405,14 +405,13 @@ if [ -z "$only" ] && [ "$oot" = 1 ]; then
   oot_out=$("$repo/tests/boot/oot-modules.sh" --timeout "$timeout")
   grep -E '^(PASS|FAIL):' <<<"$oot_out"
   passed=$((passed + $(grep -c '^PASS:' <<<"$oot_out")))
-  failed=$((failed + $(grep -c '^FAIL:' <<<"$oot_out")))
   while IFS= read -r line; do failures+=("$line"); done < <(grep '^FAIL:' <<<"$oot_out")
   timings+=("out-of-tree-modules $((SECONDS - started))s")
 fi
 
 echo "== recap: ${timings[*]:-no kernel}; ${SECONDS}s in all"
-[ $failed = 0 ] || printf '%s\n' "${failures[@]}"
-echo "$passed passed, $failed failed"
-[ $failed = 0 ]
+[ ${#failures[@]} = 0 ] || printf '%s\n' "${failures[@]}"
+echo "$passed passed, ${#failures[@]} failed"
+[ ${#failures[@]} = 0 ]
 exit
 }
