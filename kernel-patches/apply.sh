@@ -17,6 +17,12 @@ case ${1:-} in -h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\
 if [ "${1:-}" = --export ]; then export_dir=$2; shift 2; fi
 tree=${1:-$root/build/kernel/src-patched}
 gen=$root/build/kernel-patches
+# One apply at a time (the boot layer's kernels build in parallel ctest
+# entries, each asking for the patched tree): the second waits, then finds
+# the series in place. (kernel-src.sh, called below, has a lock of its own.)
+mkdir -p "$gen" "$(dirname "$tree")"
+exec 9> "$gen/apply.lock"
+flock 9
 mkdir -p "$gen"
 
 say() { echo "kernel-patches: $*" >&2; }

@@ -82,7 +82,9 @@ elif [ $accel = auto ] && [ $icount = 0 ]; then
       fi
       rm -f "$plog"
     fi
-    printf '%s\n# %s (%s)\n' "$result" "$reason" "$(date -u +%FT%TZ)" > "$probe"
+    # written whole, then renamed: a boot started beside this one reads it
+    printf '%s\n# %s (%s)\n' "$result" "$reason" "$(date -u +%FT%TZ)" > "$probe.$$"
+    mv "$probe.$$" "$probe"
     echo "$prog: KVM probe: $result: $reason (cached in $probe)"
   fi
   [ "$(head -n1 "$probe")" = kvm ] && use_kvm=1

@@ -60,6 +60,12 @@ if [ ! -f "$TARBALL" ]; then
   exit 1
 fi
 
+# One extraction at a time per tree: parallel kernel builds may ask for the
+# same one; the second waits, then finds it up to date.
+mkdir -p "$(dirname "$outdir")"
+exec 9> "$outdir.extract.lock"
+flock 9
+
 stamp=$outdir/.kernel-src.stamp
 tarid="$(stat -c '%s %Y' "$TARBALL") $TARBALL"
 members="${PARTIAL_MEMBERS[*]}"

@@ -331,6 +331,9 @@ while read -r name cc tree frags checks tier rest; do
   out=$repo/build/kernel/$name
   bz=$out/arch/x86/boot/bzImage
   started=$SECONDS
+  # A kernel that fails to build leaves no boot log of an earlier run
+  # behind, for a later kernel's stackinit-as= to compare with.
+  rm -f "$logdir/$name.boot.log" "$logdir/$name.off.log"
   args=(--name "$name" --cc "$cc" --jobs "$jobs")
   case $tree in
     plain) ;;
