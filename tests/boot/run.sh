@@ -377,7 +377,7 @@ while read -r name cc tree frags checks tier rest; do
     fail "$name: build warnings: no from-scratch build log ($out/build-full.log: rebuild from scratch)"
   fi
   # Static checks of the vmlinux: stackleak coverage (on Clang kernels: no
-  # frame >= STACKLEAK_TRACK_MIN_SIZE without the call), and the per-feature
+  # frame >= KSTACK_ERASE_TRACK_MIN_SIZE without the call), and the per-feature
   # instrumentation lists for ./passport compare.
   : > "$out/stackleak-untracked.txt"
   static stackleak-coverage.py "$out" --list "$out/stackleak-tracked.txt" \
