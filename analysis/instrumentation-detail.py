@@ -114,8 +114,10 @@ def analyse(build):
     return {
         "kernel": os.path.basename(os.path.normpath(build)),
         "config": {k: cfg.get(k) for k in ("CONFIG_CC_IS_GCC", "CONFIG_CC_IS_CLANG",
-                                           "CONFIG_STACKLEAK", "CONFIG_GCC_PLUGIN_STACKLEAK",
-                                           "CONFIG_STACKLEAK_TRACK_MIN_SIZE",
+                                           "CONFIG_KSTACK_ERASE", "CONFIG_GCC_PLUGIN_STACKLEAK",
+                                           "CONFIG_LLVM_PASS_STACKLEAK",
+                                           "CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE",
+                                           "CONFIG_STACKLEAK", "CONFIG_STACKLEAK_TRACK_MIN_SIZE",
                                            "CONFIG_GCC_PLUGIN_LATENT_ENTROPY",
                                            "CONFIG_LATENT_ENTROPY", "CONFIG_RANDSTRUCT_FULL",
                                            "CONFIG_RANDSTRUCT_PERFORMANCE")},

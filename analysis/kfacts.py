@@ -253,10 +253,29 @@ def stackleak_coverage(objs, tms, build=None):
     return Coverage(objs, build, tms)
 
 
-def track_min_size(build):
-    """CONFIG_STACKLEAK_TRACK_MIN_SIZE of BUILD, or None."""
-    v = kelf.read_config(build).get("CONFIG_STACKLEAK_TRACK_MIN_SIZE")
+# Stack erasing in a .config: Linux 6.17's names (the series takes them), then
+# the names of 6.1 and of the series before it (older build directories, the
+# unpatched tree).
+STACKLEAK_ON = ("CONFIG_KSTACK_ERASE", "CONFIG_GCC_PLUGIN_STACKLEAK", "CONFIG_LLVM_PASS_STACKLEAK",
+                "CONFIG_STACKLEAK")
+TRACK_MIN_SIZE = ("CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE", "CONFIG_STACKLEAK_TRACK_MIN_SIZE")
+
+
+def stackleak_enabled(cfg):
+    """Whether the .config CFG (a dict) builds stack erasing in."""
+    return any(cfg.get(k) == "y" for k in STACKLEAK_ON)
+
+
+def config_track_min_size(cfg):
+    """The stackleak threshold the .config CFG sets, or None."""
+    v = next((cfg[k] for k in TRACK_MIN_SIZE if cfg.get(k)), None)
     return int(v) if v else None
+
+
+def track_min_size(build):
+    """The stackleak threshold of BUILD (KSTACK_ERASE_TRACK_MIN_SIZE, or 6.1's
+    STACKLEAK_TRACK_MIN_SIZE), or None."""
+    return config_track_min_size(kelf.read_config(build))
 
 
 # ---- linked images -----------------------------------------------------------

@@ -539,7 +539,7 @@ def config_differences(a, b):
     """CONFIG_ options that differ between two .configs, without those that
     name the toolchain or its hardening plugins/passes."""
     tool = re.compile(r"CONFIG_(CC_|GCC_|CLANG_|LLVM_|AS_|LD_|LLD_|HAVE_|TOOLS_|ARCH_|RUSTC_|PAHOLE_|"
-                      r"RANDSTRUCT|STACKLEAK|STRUCTLEAK|LATENT_ENTROPY|INIT_STACK_|GCC_PLUGIN|"
+                      r"RANDSTRUCT|STACKLEAK|KSTACK_ERASE|STRUCTLEAK|LATENT_ENTROPY|INIT_STACK_|GCC_PLUGIN|"
                       r"HAS_LTO_|FTRACE_MCOUNT_|BUILDTIME_)")
     ca, cb = kelf.read_config(a), kelf.read_config(b)
     return sorted(k for k in set(ca) | set(cb) if ca.get(k) != cb.get(k) and not tool.match(k))

@@ -8,7 +8,8 @@ usage: stackleak-coverage.py [--track-min-size N] [--list FILE]
 
 On a Clang kernel (objects with .stack_sizes, from -fstack-size-section):
 every function linked into BUILD_DIR/vmlinux whose final frame is at least
-CONFIG_STACKLEAK_TRACK_MIN_SIZE must call stackleak_track_stack, outside the
+CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE (6.1 and older build directories:
+CONFIG_STACKLEAK_TRACK_MIN_SIZE) must call stackleak_track_stack, outside the
 exclusions below.  The final frame is passport-finalize's (and GCC's
 get_frame_size()) figure: the .stack_sizes value minus 8 bytes per
 callee-saved register push in the prologue.
@@ -90,12 +91,12 @@ def main():
     build = a.build
     cfg = kelf.read_config(build) if build else {}
     name = a.name or (os.path.basename(os.path.normpath(build)) if build else "objects")
-    enabled = "y" in (cfg.get("CONFIG_STACKLEAK"), cfg.get("CONFIG_GCC_PLUGIN_STACKLEAK"))
+    enabled = kfacts.stackleak_enabled(cfg)
     tms = a.track_min_size
     if tms is None and build:
         tms = kfacts.track_min_size(build)
     if tms is None and not (build and not enabled):
-        ap.error("no CONFIG_STACKLEAK_TRACK_MIN_SIZE: give --track-min-size")
+        ap.error("no CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE (6.1: CONFIG_STACKLEAK_TRACK_MIN_SIZE): give --track-min-size")
 
     objs, vm = kfacts.linked_objects(build) if build else (a.objects, None)
     cov = kfacts.stackleak_coverage(objs, tms, build)

@@ -18,7 +18,8 @@ usage:
       it is an untracked large frame. Every fact but the NOP is
       analysis/kfacts.py's rule, the one the boot layer's
       stackleak-coverage.py judges by; the threshold is the kernel's
-      CONFIG_STACKLEAK_TRACK_MIN_SIZE or N (none: nothing is untracked).
+      CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE (6.1: CONFIG_STACKLEAK_TRACK_MIN_SIZE)
+      or N (none: nothing is untracked).
       Also writes OUT.tsv.size with the `size` line (text data bss).
 
   bench/collect.py buildcost --dir KBUILD_DIR --feature F [--objects N]
@@ -143,7 +144,7 @@ def cmd_static(target, out, objects=None, tms=None):
         build, elf = target, os.path.join(target, "vmlinux")
         objects, vm = kfacts.linked_objects(build)
         cfg = kelf.read_config(build)
-        if tms is None and "y" in (cfg.get("CONFIG_STACKLEAK"), cfg.get("CONFIG_GCC_PLUGIN_STACKLEAK")):
+        if tms is None and kfacts.stackleak_enabled(cfg):
             tms = kfacts.track_min_size(build)
     else:
         build, elf, vm = None, target, kelf.Elf(target)

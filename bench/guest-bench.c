@@ -12,9 +12,9 @@
  * each as SAMPLES samples of BATCH calls (per-call time = sample / BATCH),
  * after one discarded warm-up batch, and prints min / median / max per call.
  * When the kernel has /proc/sys/kernel/stack_erasing (stackleak with
- * CONFIG_STACKLEAK_RUNTIME_DISABLE) every op is measured with erasing on
+ * CONFIG_KSTACK_ERASE_RUNTIME_DISABLE, 6.1's STACKLEAK_RUNTIME_DISABLE) every op is measured with erasing on
  * (phase "on") and off (phase "off"), the two taking turns sample by sample
- * in this boot; otherwise once (phase "none"). With /proc/self/stack_depth (CONFIG_STACKLEAK_METRICS) it records
+ * in this boot; otherwise once (phase "none"). With /proc/self/stack_depth (CONFIG_KSTACK_ERASE_METRICS) it records
  * how deep each op's erase went, and then times, in user space, memset and
  * the erase models of bench/erase-loops.c over that many bytes: the
  * physical limit of an erase of that depth.

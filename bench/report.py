@@ -99,7 +99,7 @@ def method(p):
         "sample by sample (so drift of the guest's state over the run cannot pose as erase cost); *off* still "
         "runs the tracking calls and the erase entry stub. **Tracking cost**: *off* against a kernel without "
         "stackleak that differs by nothing else (`bench/pairs.txt`). **Erase depth**: `/proc/self/stack_depth` "
-        "(`previous stack depth`, STACKLEAK_METRICS) read with one `pread` right after the op; the in-guest "
+        "(`previous stack depth`, KSTACK_ERASE_METRICS) read with one `pread` right after the op; the in-guest "
         "memset of that many bytes is the physical limit of an erase of that depth.",
         "- **Native**: `bench/erase-native.c` on the host, the erase model of `bench/erase-loops.c` (written for "
         "passport: find the used region, write the poison word up to the top; compiled without SSE like kernel "

@@ -61,11 +61,11 @@ TRACKING, TOTAL, WITH_VS_WITHOUT = "tracking (erase off)", "total (erase on)", "
 
 # Config symbols of each hardening feature (GCC plugin and passport pass).
 FEATURE_SYMS = {
-    "stackleak": re.compile(r"STACKLEAK"),
+    "stackleak": re.compile(r"STACKLEAK|KSTACK_ERASE"),
     "latent_entropy": re.compile(r"LATENT_ENTROPY"),
     "structleak": re.compile(r"STRUCTLEAK|INIT_STACK"),
     "randstruct": re.compile(r"RANDSTRUCT|RANDOMIZE_LAYOUT"),
-    "all": re.compile(r"STACKLEAK|LATENT_ENTROPY|STRUCTLEAK|INIT_STACK|RANDSTRUCT|GCC_PLUGIN|LLVM_PASS"),
+    "all": re.compile(r"STACKLEAK|KSTACK_ERASE|LATENT_ENTROPY|STRUCTLEAK|INIT_STACK|RANDSTRUCT|GCC_PLUGIN|LLVM_PASS"),
 }
 
 

@@ -28,7 +28,8 @@
  *                       /proc/PID/stack (the unwinder walking a sleeping
  *                       task through do_sys_poll/do_select, whose large
  *                       frames carry the stackleak call)
- *   stack-depth         print /proc/self/stack_depth (STACKLEAK_METRICS)
+ *   stack-depth         print /proc/self/stack_depth (KSTACK_ERASE_METRICS,
+ *                       6.1: STACKLEAK_METRICS)
  *   latent-entropy      read the kernel's latent_entropy variable (address
  *                       from /proc/kallsyms, value through /proc/kcore)
  *                       before and after a batch of fork()s and print

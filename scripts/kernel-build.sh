@@ -32,7 +32,9 @@
 #
 # Every symbol of the merged fragments must keep its value in the final
 # .config; otherwise the script lists the symbols that did not stick and
-# fails (e.g. structleak on gcc-12, where Kconfig hides it). A later fragment
+# fails (e.g. structleak on gcc-12, where Kconfig hides it). On the patched
+# tree a renamed option's old name (6.1's GCC_PLUGIN_STACKLEAK, STACKLEAK_*)
+# is checked against its new one (KSTACK_ERASE*), which takes its value. A later fragment
 # overrides the same symbol of an earlier one; for a Kconfig choice, select a
 # member (=y) only in the last fragment that touches the choice, and write the
 # other members as "is not set" in earlier ones (see qemu/configs/base.config).
@@ -227,9 +229,19 @@ else
 fi
 
 # ---- verify that every fragment line stuck ---------------------------------
+# A line for a renamed option (a former name: the series' "formerly") that the
+# .config no longer has is checked against the option that took it over, e.g.
+# 6.1's CONFIG_STACKLEAK_TRACK_MIN_SIZE against CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE.
+renames=$("$repo/scripts/kconfig-formerly.sh" "$src")
 missing=()
 while read -r sym want; do
   line=$(grep -E "^($sym=|# $sym is not set\$)" "$out/.config" || true)
+  if [ -z "$line" ]; then
+    for new in $(awk -v old="${sym#CONFIG_}" '$1 == old { print $2 }' <<<"$renames"); do
+      line=$(grep -E "^(CONFIG_$new=|# CONFIG_$new is not set\$)" "$out/.config" || true)
+      [ -z "$line" ] || { line=${line/CONFIG_$new/$sym}; break; }
+    done
+  fi
   case $line in
     "$sym="*) got=${line#"$sym="} ;;
     *) got=n ;;   # "is not set", or absent (hidden symbol)

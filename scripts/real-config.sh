@@ -115,18 +115,25 @@ fi
 
 # ---- the features ---------------------------------------------------------------
 # mapped_fragment CONFIG: the passport symbols that stand for a config's own
-# hardening choices: each GCC plugin by its LLVM pass with the same mode and
-# stackleak threshold (Kconfig drops the GCC_PLUGIN_* symbols under Clang),
+# hardening choices: stackleak as KSTACK_ERASE (the series' name, Linux
+# 6.17's) with the config's threshold and options, which the series gives
+# passport's pass under Clang (LLVM_PASS_STACKLEAK, listed so that
+# kernel-build.sh checks it); the other GCC plugins by their LLVM passes with
+# the same mode (Kconfig drops the GCC_PLUGIN_* symbols under Clang);
 # randstruct's mode as it is (the series routes it to passport under Clang).
+# A config may name stackleak's options either way (6.1's STACKLEAK_* or
+# 6.17's KSTACK_ERASE_*).
 mapped_fragment() {
   local c=$1 v
   echo "# passport's features mapped from $(basename "$c") (scripts/real-config.sh --features config)"
-  if grep -q '^CONFIG_GCC_PLUGIN_STACKLEAK=y' "$c"; then
+  if grep -qE '^CONFIG_(GCC_PLUGIN_STACKLEAK|KSTACK_ERASE)=y' "$c"; then
     echo "CONFIG_LLVM_PASSES=y"
+    echo "CONFIG_KSTACK_ERASE=y"
     echo "CONFIG_LLVM_PASS_STACKLEAK=y"
-    v=$(sed -n 's/^CONFIG_STACKLEAK_TRACK_MIN_SIZE=//p' "$c"); echo "CONFIG_STACKLEAK_TRACK_MIN_SIZE=${v:-100}"
+    v=$(sed -n -E 's/^CONFIG_(STACKLEAK|KSTACK_ERASE)_TRACK_MIN_SIZE=//p' "$c" | tail -n 1)
+    echo "CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE=${v:-100}"
     for v in METRICS RUNTIME_DISABLE; do
-      grep -q "^CONFIG_STACKLEAK_$v=y" "$c" && echo "CONFIG_STACKLEAK_$v=y"
+      grep -qE "^CONFIG_(STACKLEAK|KSTACK_ERASE)_$v=y" "$c" && echo "CONFIG_KSTACK_ERASE_$v=y"
     done
   fi
   for v in USER BYREF BYREF_ALL; do
@@ -144,7 +151,7 @@ mapped_fragment() {
 # features_of_fragment TEXT: the feature names a fragment's text turns on
 features_of_fragment() {
   local f=()
-  grep -q '^CONFIG_LLVM_PASS_STACKLEAK=y' <<<"$1" && f+=(stackleak)
+  grep -q '^CONFIG_KSTACK_ERASE=y' <<<"$1" && f+=(stackleak)
   grep -q '^CONFIG_LLVM_PASS_STRUCTLEAK_[A-Z_]*=y' <<<"$1" && f+=(structleak)
   grep -q '^CONFIG_LLVM_PASS_LATENT_ENTROPY=y' <<<"$1" && f+=(latent-entropy)
   grep -q '^CONFIG_RANDSTRUCT_[A-Z]*=y' <<<"$1" && f+=(randstruct)
@@ -209,9 +216,10 @@ if [[ ",$features," == *,randstruct,* ]]; then
       echo "CONFIG_RANDSTRUCT_FULL=y"
     fi
     if [[ ",$features," == *,stackleak,* ]]; then
+      echo "CONFIG_KSTACK_ERASE=y"
       echo "CONFIG_GCC_PLUGIN_STACKLEAK=y"
-      # STACKLEAK_METRICS adds a task_struct field: the same options as passport's
-      grep -h '^CONFIG_STACKLEAK_' "${mapped:-$repo/qemu/configs/llvm-stackleak.config}"
+      # KSTACK_ERASE_METRICS adds a task_struct field: the same options as passport's
+      grep -h '^CONFIG_KSTACK_ERASE_' "${mapped:-$repo/qemu/configs/llvm-stackleak.config}"
     fi
   } > "$gfrag"
   gfrags=(--config real-tests --config "$gfrag")

@@ -213,14 +213,25 @@ verdicts() {
       config-other-tree)
         # The same fragments configured on the other tree (plain <-> patched):
         # the series may only add the toolchain-neutral symbols it derives
-        # from a GCC plugin option (STACKLEAK, STRUCTLEAK*, LATENT_ENTROPY).
-        local other=plain flag=() d extra
+        # from a GCC plugin option (KSTACK_ERASE, STRUCTLEAK*, LATENT_ENTROPY)
+        # and rename options (6.1's STACKLEAK_* are KSTACK_ERASE_* there,
+        # with the same values): the plain .config's former names are
+        # renamed as the patched tree declares ("formerly") before comparing.
+        local other=plain flag=() d extra sedargs o n state plaincfg patchedcfg
         [ "$tree" = plain ] && { other=patched; flag=(--patched); }
         if "$repo/scripts/kernel-build.sh" --name "$name.$other-config" --cc "$cc" "${flag[@]}" \
              "${cfg_args[@]}" --configure-only > "$logdir/$name.$other-config.log" 2>&1; then
-          d=$(diff <(grep '^CONFIG_\|^# CONFIG_' "$out/.config") \
-                   <(grep '^CONFIG_\|^# CONFIG_' "$repo/build/kernel/$name.$other-config/.config"))
-          extra=$(grep '^[<>]' <<<"$d" | grep -v '^[<>] CONFIG_\(STACKLEAK\|STRUCTLEAK[A-Z_]*\|LATENT_ENTROPY\)=y$')
+          plaincfg=$out/.config patchedcfg=$repo/build/kernel/$name.$other-config/.config
+          [ "$tree" = plain ] || { plaincfg=$patchedcfg; patchedcfg=$out/.config; }
+          # the former names that are gone (pure renames) take their new names
+          sedargs=(-e '')
+          while read -r o n state; do
+            [ "$state" = gone ] || continue
+            sedargs+=(-e "s/^CONFIG_$o=/CONFIG_$n=/" -e "s/^# CONFIG_$o is not set\$/# CONFIG_$n is not set/")
+          done < <("$repo/scripts/kconfig-formerly.sh" "$repo/build/kernel/src-patched")
+          d=$(diff <(grep '^CONFIG_\|^# CONFIG_' "$plaincfg" | sed "${sedargs[@]}") \
+                   <(grep '^CONFIG_\|^# CONFIG_' "$patchedcfg"))
+          extra=$(grep '^[<>]' <<<"$d" | grep -v '^[<>] CONFIG_\(KSTACK_ERASE\|STRUCTLEAK[A-Z_]*\|LATENT_ENTROPY\)=y$')
           [ -z "$extra" ]
           check "$name" "config-other-tree: the $other tree's .config differs only by derived symbols" "$?" \
             "$(grep -c '^[<>]' <<<"$d") differing lines$([ -z "$d" ] || echo ": $(grep '^[<>]' <<<"$d" | head -n 5 | paste -sd' ')")"
@@ -369,7 +380,7 @@ while read -r name cc tree frags checks tier rest; do
     fail "$name: build warnings: no from-scratch build log ($out/build-full.log: rebuild from scratch)"
   fi
   # Static checks of the vmlinux: stackleak coverage (on Clang kernels: no
-  # frame >= STACKLEAK_TRACK_MIN_SIZE without the call), and the per-feature
+  # frame >= KSTACK_ERASE_TRACK_MIN_SIZE without the call), and the per-feature
   # instrumentation lists for ./passport compare.
   : > "$out/stackleak-untracked.txt"
   static stackleak-coverage.py "$out" --list "$out/stackleak-tracked.txt" \
