@@ -184,16 +184,29 @@ class FunctionIndex:
         return None
 
 
-def read_config(build):
-    """CONFIG_* of BUILD/.config as a dict (value strings, quotes kept)."""
+NOT_SET = "is not set"
+
+
+def parse_config(path, not_set=False):
+    """CONFIG_* of the .config file PATH as a dict (value strings, quotes
+    kept).  A "# CONFIG_X is not set" line is left out, or with NOT_SET true
+    kept as the value "is not set" (kernel-hardening-checker tells the two
+    apart)."""
     cfg = {}
-    with open(os.path.join(build, ".config")) as f:
+    with open(path) as f:
         for line in f:
             line = line.strip()
             if line.startswith("CONFIG_") and "=" in line:
                 k, v = line.split("=", 1)
                 cfg[k] = v
+            elif not_set and line.startswith("# CONFIG_") and line.endswith(" " + NOT_SET):
+                cfg[line[2:-len(NOT_SET) - 1]] = NOT_SET
     return cfg
+
+
+def read_config(build):
+    """CONFIG_* of BUILD/.config as a dict (parse_config)."""
+    return parse_config(os.path.join(build, ".config"))
 
 
 def archive_members(path):

@@ -39,6 +39,8 @@ the same judgement.  Standard library only; ELF reading is kelf.py's.
   image_functions(vm)       one name per function address of a linked image
                             (aliases folded into the first name) and an
                             address -> function index
+  checker_verdicts(cfg)     what kernel-hardening-checker's rules for the
+                            four features say about a .config, in its words
   bss_padding(vm)           the bytes at the end of .bss that no object
                             occupies: x86 vmlinux aligns .brk (right after
                             .bss) to 2 MiB, so `size`'s bss shrinks as text
@@ -276,6 +278,81 @@ def track_min_size(build):
     """The stackleak threshold of BUILD (KSTACK_ERASE_TRACK_MIN_SIZE, or 6.1's
     STACKLEAK_TRACK_MIN_SIZE), or None."""
     return config_track_min_size(kelf.read_config(build))
+
+
+# ---- kernel-hardening-checker's rules ------------------------------------------
+# What a13xp0p0v/kernel-hardening-checker (its checks.py at commit 0b9aebf)
+# says about the four features for an x86-64 .config, evaluated here the way
+# its engine does (it is not a Debian package, so the report cannot run it):
+# a rule checks one symbol against "y" or "is not set", or combines rules.
+# An OR is OK when one member is; an AND checks its members from the last to
+# the first and fails with the first that fails; the first member of either
+# names it.  The result strings are the checker's, so a reader can match them
+# with its output.
+
+def _sym(name, want):
+    return ("sym", "CONFIG_" + name, want)
+
+
+def _any(*members):
+    return ("or",) + members
+
+
+def _all(*members):
+    return ("and",) + members
+
+
+_STACK_ERASING = _any(_sym("KSTACK_ERASE", "y"), _sym("GCC_PLUGIN_STACKLEAK", "y"))
+CHECKER_RULES = (
+    ("stackleak", _STACK_ERASING),
+    ("stackleak", _all(_sym("KSTACK_ERASE_METRICS", kelf.NOT_SET), _sym("STACKLEAK_METRICS", kelf.NOT_SET),
+                       _STACK_ERASING)),
+    ("stackleak", _all(_sym("KSTACK_ERASE_RUNTIME_DISABLE", kelf.NOT_SET),
+                       _sym("STACKLEAK_RUNTIME_DISABLE", kelf.NOT_SET), _STACK_ERASING)),
+    ("structleak", _any(_sym("INIT_STACK_ALL_ZERO", "y"),
+                        _all(_sym("GCC_PLUGIN_STRUCTLEAK", "y"), _sym("GCC_PLUGIN_STRUCTLEAK_BYREF_ALL", "y")))),
+    ("latent_entropy", _all(_sym("GCC_PLUGIN_LATENT_ENTROPY", "y"), _sym("CC_IS_GCC", "y"))),
+    ("randstruct", _any(_sym("RANDSTRUCT_FULL", "y"), _sym("GCC_PLUGIN_RANDSTRUCT", "y"))),
+)
+
+
+def _head(rule):
+    """The symbol check that names RULE: its first member's, all the way down."""
+    return rule if rule[0] == "sym" else _head(rule[1])
+
+
+def _judge(rule, cfg):
+    kind = rule[0]
+    if kind == "sym":
+        state = cfg.get(rule[1])
+        if state == rule[2]:
+            return "OK"
+        if state is None:
+            return "OK: is not found" if rule[2] == kelf.NOT_SET else "FAIL: is not found"
+        return 'FAIL: "%s"' % state
+    members = rule[1:]
+    if kind == "or":
+        for i, m in enumerate(members):
+            r = _judge(m, cfg)
+            if r.startswith("OK"):
+                if i == 0:
+                    return r
+                _, name, want = _head(m)
+                return 'OK: %s is "%s"' % (name, want) if r == "OK" else "OK: %s is not found" % name
+        return _judge(members[0], cfg)
+    for i in range(len(members) - 1, 0, -1):
+        r = _judge(members[i], cfg)
+        if not r.startswith("OK"):
+            _, name, want = _head(members[i])
+            return 'FAIL: %s is not "%s"' % (name, want)
+    return _judge(members[0], cfg)
+
+
+def checker_verdicts(cfg):
+    """[(feature, symbol, wanted, result)] for the .config CFG, read with
+    kelf.parse_config(path, not_set=True): kernel-hardening-checker's rules
+    for the four features and its result string for each."""
+    return [(feature, _head(rule)[1], _head(rule)[2], _judge(rule, cfg)) for feature, rule in CHECKER_RULES]
 
 
 # ---- linked images -----------------------------------------------------------

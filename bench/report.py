@@ -414,6 +414,25 @@ def verdict_section(p, f):
             [[v["feature"], v["replaceable"]] + ["%s %s" % x for x in v["parts"]] for v in f["verdicts"]])
 
 
+def checker_section(p, f):
+    """Each kernel's .config as kernel-hardening-checker's rules judge it."""
+    kernels = [k for k, v in f["checker"].items() if v is not None]
+    if not p.section("## kernel-hardening-checker's rules on each kernel's .config", kernels,
+                     "No kernel of this run has a .config.",
+                     "What [kernel-hardening-checker](https://github.com/a13xp0p0v/kernel-hardening-checker) "
+                     "(its checks.py as of commit 0b9aebf) prints for its rules on the four features, computed "
+                     "from `static/NAME.config` by `analysis/kfacts.py` (`analysis/checker-verdicts.py CONFIG` "
+                     "prints the same for any .config). Its structleak rule knows only GCC's plugin and Clang's "
+                     "`INIT_STACK_ALL_ZERO`, its latent_entropy rule wants `CC_IS_GCC`: on a passport kernel "
+                     "both say FAIL whatever it builds in (README, *kernel-hardening-checker on a passport "
+                     "kernel*).", ""):
+        return
+    rules = [(feature, sym, wanted) for feature, sym, wanted, _ in f["checker"][kernels[0]]]
+    p.table(["feature", "option", "wanted"] + kernels,
+            [[feature, "`%s`" % sym, wanted] + [f["checker"][k][i][3] for k in kernels]
+             for i, (feature, sym, wanted) in enumerate(rules)])
+
+
 def targets_section(p, f):
     """The issue's three targets, each met or missed and by how much."""
     p.w("## Targets", "")
@@ -434,7 +453,7 @@ def missing_section(p, f):
 
 SECTIONS = [header, lambda p, f: method(p), kernels_section, erase_section, erase_vs_memset, pairs_section,
             tracking_nops_section, boot_time_section, reproducibility, native_section, static_section,
-            buildcost_section, verdict_section, targets_section, missing_section]
+            buildcost_section, verdict_section, checker_section, targets_section, missing_section]
 
 
 def summary(f):

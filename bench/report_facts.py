@@ -27,6 +27,9 @@ gnuplot, summary.txt) and computes nothing more.
               on instructions (basis), on CPU time only where a run has no
               instruction counts
   verdicts    [{feature replaceable parts[(state, evidence)] x3}]
+  checker     {name: [(feature, symbol, wanted, result)] or None}: what
+              kernel-hardening-checker's rules for the four features say
+              about the kernel's .config (analysis/kfacts.py)
   targets     [(target, measured, verdict)]
   absent      pair kernels that are not in the run
 
@@ -34,10 +37,16 @@ A judgement is a state (✓ met, ✗ not met, – not measurable in this run)
 with its evidence in plain text; numbers in evidence are written as the
 tables write them (fmt_ns, fmt_pct), so the two read alike. No markdown
 here (one exception: stackleak's cost evidence points at a report section
-by its *title*), no files. Standard library only.
+by its *title*), no files. Standard library only (and analysis/kfacts.py's rules).
 """
+import os
 import re
 import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "analysis"))
+import kelf  # noqa: E402
+import kfacts  # noqa: E402
 
 OPS = ["getpid", "uname", "poll", "select", "procfs", "fork"]
 # Ops that enter the kernel more than once per call: their erase cost is
@@ -224,7 +233,9 @@ def config_diff(a, b, feature):
     if a is None or b is None:
         return None
     skip = FEATURE_SYMS.get(feature, FEATURE_SYMS["all"])
-    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and not skip.search(k))
+    # "is not set" and absent (a hidden symbol) are the same n
+    n = kelf.NOT_SET
+    return sorted(k for k in set(a) | set(b) if a.get(k, n) != b.get(k, n) and not skip.search(k))
 
 
 def kernel_table(run):
@@ -791,5 +802,6 @@ def analyse(run):
                                          for k in run["kernels"]},
             "agreement": boot_agreement(run), "native": native, "static": static, "buildcost": buildcost,
             "verdicts": plugin_verdicts(run, roles, erase, pairs, track, static, nops),
+            "checker": {k: None if c is None else kfacts.checker_verdicts(c) for k, c in run["configs"].items()},
             "targets": targets(run, erase, native, buildcost, nops),
             "absent": sorted({k for p in run["pairs"] for k in (p["with"], p["without"]) if k not in run["kernels"]})}

@@ -12,6 +12,7 @@ read_run(RUN_DIR) -> run, a dict of lists, dicts and numbers:
              autoinit} or None}              boot/NAME.verdict.log
   static     {name: {fns{fn: row} text data bss} or None}  static/NAME.tsv, .size
   configs    {name: {CONFIG_X: value} or None}              static/NAME.config
+             ("# CONFIG_X is not set" lines: the value "is not set")
   stale      {name: first line or None}      static/NAME.config-stale
   native     {(variant, bytes): {min median samples}} or None  native.txt
   buildcost  {(kernel, feature): {objects{obj: {with without control: [s]}}
@@ -24,11 +25,16 @@ read_run(RUN_DIR) -> run, a dict of lists, dicts and numbers:
 
 Only parsing: nothing here compares, averages or judges (report_facts.py
 does). A missing input file reads as None or empty, so that the report can
-name it where its numbers would be. Standard library only.
+name it where its numbers would be. Standard library only (and the .config
+reader of analysis/kelf.py).
 """
 import glob
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "analysis"))
+import kelf  # noqa: E402
 
 RESULT_RE = re.compile(r"^passport: bench: result (.*)$")
 DEPTH_RE = re.compile(r"^passport: bench: depth phase=(\S+) op=(\S+) erase_depth=(-?\d+)")
@@ -161,14 +167,7 @@ def read_static(run, name):
 
 def read_config(run, name):
     path = os.path.join(run, "static", name + ".config")
-    if not os.path.exists(path):
-        return None
-    cfg = {}
-    for l in read_lines(path):
-        m = re.match(r"(CONFIG_\w+)=(.*)$", l)
-        if m:
-            cfg[m.group(1)] = m.group(2)
-    return cfg
+    return kelf.parse_config(path, not_set=True) if os.path.exists(path) else None
 
 
 def read_stale(run, name):
