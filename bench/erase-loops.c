@@ -14,14 +14,15 @@
  * why memset is the yardstick.
  *
  * Two ways to do step (2):
- *   erase_words  one 8-byte store per iteration, the shape of the kernel's C
- *                loop. This file is compiled like kernel code (no SSE/AVX,
+ *   erase_words  one 8-byte store per iteration, the shape of 6.1's C loop
+ *                (the kernel's erase on other architectures). This file is compiled like kernel code (no SSE/AVX,
  *                -O2: see qemu/mkinitramfs.sh and bench/compare.sh), so the
  *                compiler cannot turn it into vector stores either.
  *   erase_unrolled  the same stores, four per iteration (fewer loop
  *                instructions; still 8-byte general-register stores)
- *   erase_stosq  `rep stosq` with the poison in rax: what an x86 kernel could
- *                use instead (the kernel's own memset is `rep stosb`).
+ *   erase_stosq  `rep stosq` with the poison in rax: the x86-64 erase of the
+ *                series (kernel-patches 0010; the kernel's own memset is
+ *                `rep stosb`).
  *
  * Written for passport from the description of the algorithm, not from the
  * kernel source.

@@ -173,7 +173,8 @@ def erase_section(p, f):
 def erase_vs_memset(p, f):
     if not p.section("## Erase vs memset in the guest (the physical limit)", f["stackleak"],
                      "No stackleak kernel in this run.",
-                     "Kernel erase cost per call = on − off (ns, i.e. instructions). User space in the same guest: "
+                     "Kernel erase cost per call = on − off (ns, i.e. instructions); the series' erase is one `rep stosq` "
+                     "(0010) after the search for the used region. User space in the same guest: "
                      "glibc memset, `rep stosb`, and the erase models of `bench/erase-loops.c` over the erase depth "
                      "of that op.", ""):
         return
@@ -296,10 +297,10 @@ def native_section(p, f):
         return "–" if w is None else "%.2f× (min) / %.2f× (median)" % w
     p.w("Target: erase within 1.5× of memset over 1–16 KiB, judged on the minima (the median carries the "
         "host's load; both are shown). Worst case over the sizes:", "",
-        "- kernel-shape word loop (`erase-words`): %s glibc memset, %s `rep stosb` → %s" % (
+        "- 6.1's word loop (`erase-words`): %s glibc memset, %s `rep stosb` → %s" % (
             say("erase-words", "memset"), say("erase-words", "memset-stosb"),
             "meets the target" if meets[("erase-words", "memset")] else "misses the target"),
-        "- `rep stosq` erase (`erase-stosq`): %s glibc memset, %s `rep stosb` (the kernel's own memset) → %s" % (
+        "- `rep stosq` erase (`erase-stosq`, the series' x86-64 erase, 0010): %s glibc memset, %s `rep stosb` (the kernel's own memset) → %s" % (
             say("erase-stosq", "memset"), say("erase-stosq", "memset-stosb"),
             "meets it against glibc memset" if meets[("erase-stosq", "memset")] else
             "meets it against the kernel's memset (`rep stosb`), not against glibc's vector memset at small sizes"
