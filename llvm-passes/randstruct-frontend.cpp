@@ -164,8 +164,17 @@ class AttrDiagFilter : public DiagnosticConsumer {
 public:
 	std::vector<std::pair<SourceLocation, std::string>> misplaced;
 
+	/* Clang's exit status is the error count of the engine's client at the
+	 * end (ExecuteAction), so the filter starts from the counts the client
+	 * it replaces has already: errors reported before the plugin's
+	 * consumer exists, such as an unknown -W option under -Werror, must
+	 * still fail the compile. */
 	AttrDiagFilter(DiagnosticConsumer *inner, std::unique_ptr<DiagnosticConsumer> owned)
-		: inner(inner), owned(std::move(owned)) {}
+		: inner(inner), owned(std::move(owned))
+	{
+		NumErrors = inner->getNumErrors();
+		NumWarnings = inner->getNumWarnings();
+	}
 
 	void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override
 	{
