@@ -23,7 +23,6 @@ gen=$root/build/kernel-patches
 mkdir -p "$gen" "$(dirname "$tree")"
 exec 9> "$gen/apply.lock"
 flock 9
-mkdir -p "$gen"
 
 say() { echo "kernel-patches: $*" >&2; }
 die() { echo "kernel-patches: error: $*" >&2; exit 1; }
