@@ -6,7 +6,10 @@
 #
 # Each case builds tests/boot/modules/passport_probe.c, under the module name
 # pp_CASE, against a kernel of qemu/kernels.txt (already built by
-# tests/boot/run.sh) with make M=..., asserts the build's outcome and its
+# tests/boot/run.sh) with make M=..., or against that kernel's linux-headers
+# package (KERNEL:deb: make bindeb-pkg, the .deb unpacked into a scratch root
+# as dpkg installs it, make -C ROOT/usr/src/linux-headers-VERSION M=...,
+# the way a distro's DKMS builds a module), asserts the build's outcome and its
 # messages (scripts/Makefile.plugin-checks of the kernel series), and, for
 # the modules that build, boots the kernel once with all of them in the
 # initramfs (qemu/init.c action "modules"), asserting what each module says
@@ -28,7 +31,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# CASE  KERNEL  CC  PLUGIN  EXPECT
+# CASE  KERNEL[:deb]  CC  PLUGIN  EXPECT
+#   :deb    build against the kernel's linux-headers package, not its tree
 #   PLUGIN  LLVM major of the passport plugin given as LLVM_PASSES_PLUGIN
 #           (build/lib/passport-llvmN.so), or - for none
 #   EXPECT  ;-separated: build | error=TEXT | warn=TEXT | nowarn | agree | differ | twins
@@ -36,6 +40,9 @@ done
 #           to load it with EINVAL; twins: of two structs with the same
 #           members, one __randomize_layout, some members moved)
 #           (warn/error TEXT is matched against the make output)
+#           | packaged-passes (every object of the module was compiled with
+#           the passport plugin and post-step of the kernel tree it was built
+#           against, and the .ko calls stackleak_track_stack)
 # The "-norand" case switches passport's randstruct off again with KCFLAGS:
 # the negative control, whose module must see other layouts.
 # GCC: gcc-12 for the gcc-11 kernel, not gcc-11 for the gcc-12 one: that
@@ -49,6 +56,7 @@ gcc12_by_clang19 gcc12   clang-19  19  build;warn=GCC plugin stackleak disabled;
 gcc12_by_clang19_norand gcc12 clang-19 19 build;differ
 gcc11_by_gcc12  gcc11-structleak gcc-12 - build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical to the kernel's: its randomize_layout plugin rebuilt;agree;twins
 same_gcc12      gcc12    gcc-12    -   build;nowarn;agree;twins
+hdr_clang19     clang19:deb clang-19 - build;nowarn;packaged-passes;agree;twins
 "
 
 out=$repo/build/boot-tests/oot
@@ -58,9 +66,42 @@ pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 check_() { if [ $? = 0 ]; then pass "$*"; else fail "$*"; fi; }
 
-# build_case CASE KERNEL CC PLUGIN: make M=... ; output in $out/CASE.build.log
+# kernel_build_args KERNEL: scripts/kernel-build.sh's arguments for a kernel
+# of qemu/kernels.txt (NAME CC TREE FRAGMENTS ...), as tests/boot/run.sh
+# builds it
+kernel_build_args() {
+  awk -v k="$1" '!/^#/ && $1 == k {
+      printf "--name %s --cc %s%s", $1, $2, ($3 == "patched" ? " --patched" : "")
+      n = split($4, f, ","); for (i = 1; i <= n; i++) printf " --config %s", f[i]
+      print ""; found = 1 }
+    END { exit !found }' "$repo/qemu/kernels.txt"
+}
+
+# headers_tree KERNEL: make bindeb-pkg of the built kernel (its own
+# kernel-build.sh arguments: the same compiler and ccache, so nothing is
+# recompiled), unpack its linux-headers .deb into $out/deb-KERNEL/root as
+# dpkg would, and print ROOT/usr/src/linux-headers-VERSION. dpkg-buildpackage
+# writes the packages next to the build directory (build/kernel/); they are
+# moved to $out/deb-KERNEL. Log: $out/deb-KERNEL/bindeb-pkg.log.
+headers_tree() {
+  local k=$1 d=$out/deb-$1 args kdir=$repo/build/kernel
+  args=$(kernel_build_args "$k") || { echo "$k is not in qemu/kernels.txt" >&2; return 1; }
+  rm -rf "$d" "$kdir"/linux-*_*.deb "$kdir"/linux-*_*.buildinfo "$kdir"/linux-*_*.changes
+  mkdir -p "$d/root"
+  # shellcheck disable=SC2086  # the arguments are words
+  "$repo/scripts/kernel-build.sh" $args --target bindeb-pkg > "$d/bindeb-pkg.log" 2>&1 ||
+    { echo "make bindeb-pkg failed (log: $d/bindeb-pkg.log)" >&2; return 1; }
+  mv "$kdir"/linux-*_*.deb "$kdir"/linux-*_*.buildinfo "$kdir"/linux-*_*.changes "$d/"
+  dpkg-deb -x "$(ls "$d"/linux-headers-*.deb)" "$d/root" ||
+    { echo "no linux-headers package in $d" >&2; return 1; }
+  ls -d "$d"/root/usr/src/linux-headers-*
+}
+
+# build_case CASE KERNEL CC PLUGIN [KDIR]: make M=... against the kernel's
+# build directory (or KDIR, a headers package's tree); output in
+# $out/CASE.build.log
 build_case() {
-  local c=$1 k=$2 cc=$3 plugin=$4 kout=$repo/build/kernel/$2 dir=$out/$1 vars=()
+  local c=$1 k=$2 cc=$3 plugin=$4 kdir=${5:-} kout=$repo/build/kernel/$2 dir=$out/$1 vars=()
   rm -rf "$dir" && mkdir -p "$dir"
   cp "$repo/tests/boot/modules/passport_probe.c" "$dir/pp_$c.c"
   echo "obj-m += pp_$c.o" > "$dir/Kbuild"
@@ -70,8 +111,26 @@ build_case() {
   esac
   [ "$plugin" = - ] || vars+=("LLVM_PASSES_PLUGIN=$repo/build/lib/passport-llvm$plugin.so")
   [[ $c != *_norand ]] || vars+=("KCFLAGS=-mllvm -passport-randstruct-disable")
-  make -C "$kout/source" O="$kout" M="$dir" ARCH=x86_64 "${vars[@]}" modules \
-    > "$out/$c.build.log" 2>&1
+  if [ -n "$kdir" ]; then
+    make -C "$kdir" M="$dir" ARCH=x86_64 "${vars[@]}" modules > "$out/$c.build.log" 2>&1
+  else
+    make -C "$kout/source" O="$kout" M="$dir" ARCH=x86_64 "${vars[@]}" modules \
+      > "$out/$c.build.log" 2>&1
+  fi
+}
+
+# packaged_passes CASE KDIR: every object of the module was compiled with
+# KDIR's passport plugin (-fpass-plugin) and its post-step
+# (passport-finalize), both files of the headers tree, and the module calls
+# stackleak_track_stack; prints what it found
+packaged_passes() {
+  local c=$1 kdir=$2 dir=$out/$1 so=scripts/llvm-passes/passport-llvm.so fin=scripts/llvm-passes/passport-finalize
+  local cmd=$dir/.pp_$c.o.cmd
+  [ -f "$kdir/$so" ] && [ -x "$kdir/$fin" ] || { echo "the headers tree has no $so or $fin"; return 1; }
+  grep -q -- "-fpass-plugin=\./$so " "$cmd" || { echo "$cmd: no -fpass-plugin=./$so"; return 1; }
+  grep -q -- "\./$fin " "$cmd" || { echo "$cmd: no ./$fin"; return 1; }
+  nm "$dir/pp_$c.ko" | grep -q ' U stackleak_track_stack$' || { echo "pp_$c.ko does not call stackleak_track_stack"; return 1; }
+  echo "the package's ${kdir#"$out"/deb-*/root} has $so and $fin; pp_$c.o was compiled with both and calls stackleak_track_stack"
 }
 
 modules=()
@@ -79,10 +138,18 @@ declare -A boot_expect kernels_used twins
 while read -r c k cc plugin expect; do
   [ -n "$c" ] || continue
   if [ -n "$only" ] && [[ ",$only," != *",$c,"* ]]; then continue; fi
+  kdir='' deb=${k#*:}; k=${k%:deb}
   if [ ! -f "$repo/build/kernel/$k/Module.symvers" ]; then
     fail "$c: kernel $k is not built (with modules) yet: run tests/boot/run.sh first"; continue
   fi
-  build_case "$c" "$k" "$cc" "$plugin"; rc=$?
+  if [ "$deb" = deb ]; then
+    if kdir=$(headers_tree "$k" 2>"$out/$c.headers.err"); then
+      pass "$c: make bindeb-pkg of $k: $(cd "$out/deb-$k" && ls linux-headers-*.deb) unpacked into a scratch root"
+    else
+      fail "$c: the headers package of $k: $(cat "$out/$c.headers.err")"; continue
+    fi
+  fi
+  build_case "$c" "$k" "$cc" "$plugin" "$kdir"; rc=$?
   log=$out/$c.build.log
   IFS=';' read -ra ex <<<"$expect"
   for e in "${ex[@]}"; do
@@ -98,6 +165,8 @@ while read -r c k cc plugin expect; do
               else pass "$c: same compiler: no mismatch warning"; fi ;;
       agree|differ) boot_expect[$c]=$e; kernels_used[$k]+=" $c" ;;
       twins) twins[$c]=1 ;;
+      packaged-passes)
+        if r=$(packaged_passes "$c" "$kdir"); then pass "$c: $r"; else fail "$c: packaged passes: $r"; fi ;;
       *) fail "$c: unknown expectation '$e'" ;;
     esac
   done
