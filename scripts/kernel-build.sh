@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build an x86_64 kernel (a base config + config fragments) for QEMU.
 #
-# usage: scripts/kernel-build.sh --name NAME --cc gcc-12|gcc-11|clang-14|clang-19
+# usage: scripts/kernel-build.sh --name NAME --cc gcc-12|gcc-11|clang-N
 #            --config FRAG [--config FRAG...] [--base BASE] [--patched]
 #            [--jobs N] [--no-ccache] [--make-var VAR=VALUE...]
 #            [--force-config] [--configure-only] [--target T...]
@@ -111,7 +111,7 @@ case $cc in
     tool_vars=("LLVM=-$ver")
     cc_cmd=$cc hostcc_cmd=$cc
     ;;
-  *) die "unsupported --cc '$cc' (gcc-12, gcc-11, clang-14, clang-19)" ;;
+  *) die "unsupported --cc '$cc' (gcc-12, gcc-11, or clang-N: clang-14, clang-19, clang-22)" ;;
 esac
 
 if [ $use_ccache = 1 ] && command -v ccache >/dev/null; then
