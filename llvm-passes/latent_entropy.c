@@ -6,9 +6,20 @@
  * The frontend (latent_entropy-frontend.cpp) annotates every function that
  * carries __attribute__((latent_entropy)) with "passport.latent_entropy"
  * (llvm.global.annotations) and gives __latent_entropy variables random
- * initialisers.  This pass, at PipelineStart, takes those annotations out of
+ * initialisers.  At PipelineStart, prepare() takes those annotations out of
  * the module (so they keep nothing alive and change no inlining decision)
- * and instruments each such function, as GCC does:
+ * and marks each such function with the string attribute
+ * "passport-latent-entropy".  It also puts a placeholder at every exit (a
+ * volatile load and store of latent_entropy, tagged !passport.latent_entropy):
+ * without it, function-attrs would infer from the uninstrumented body that
+ * the function reads no memory, and GVN would merge calls to it.  The pass
+ * proper deletes the placeholders wherever inlining took them, then runs at
+ * OptimizerLast, where
+ * GCC's runs (just before "optimized": after inlining and the main
+ * optimisations), so it mixes once per block of the optimised CFG, not of
+ * the unoptimised one, and a marked function inlined into a marked caller
+ * is mixed as part of the caller.  It instruments each marked function, as
+ * GCC does:
  *
  *   entry:       local = (unsigned long)frame_address(0) ^ volatile latent_entropy
  *                local = local OP C            OP: xor or add
@@ -24,8 +35,9 @@
  * draw eaten by the entry op choice, one per block, one per exit), with
  * GCC's op cycle shared across functions.  So a seeded build gives the
  * constants GCC gives with -frandom-seed=S wherever the two compilers see
- * the same blocks.  `local` lives in an alloca, which SROA promotes at -O1
- * and above.  Functions that are noreturn or have no `ret` are skipped.
+ * the same blocks.  `local` is built in SSA form (a phi at the top of every
+ * block but the entry), since no SROA or mem2reg runs after OptimizerLast.
+ * Functions that are noreturn or have no `ret` are skipped.
  *
  * `latent_entropy` is `volatile unsigned long` (pointer width): GCC's plugin
  * declares it into C itself; here it is declared in the module if missing
@@ -166,35 +178,44 @@ struct latent {
 	LLVMTypeRef long_ty;	/* unsigned long: pointer width */
 	unsigned bits;
 	LLVMValueRef global;	/* @latent_entropy (as a pointer to long) */
-	LLVMValueRef *fns;	/* annotated functions */
-	unsigned nfns, cap;
+	unsigned nmarked;	/* functions marked by this run */
 	unsigned instrumented;
 };
 
-static void collect(LLVMValueRef global, void *ctx)
+/* The function attribute that carries the frontend's mark from
+ * PipelineStart to OptimizerLast. */
+#define MARK "passport-latent-entropy"
+
+static void mark(LLVMValueRef global, void *ctx)
 {
 	struct latent *s = ctx;
+	LLVMAttributeRef a;
 
 	if (!LLVMIsAFunction(global)) {
 		passport_note(s->pass, "ignore annotated non-function %s", passport_name(global));
 		return;
 	}
-	if (s->nfns == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 16;
-		s->fns = realloc(s->fns, s->cap * sizeof(*s->fns));
-		if (!s->fns)
-			abort();
-	}
-	s->fns[s->nfns++] = global;
+	a = LLVMCreateStringAttribute(s->ctx, MARK, strlen(MARK), "", 0);
+	LLVMAddAttributeAtIndex(global, LLVMAttributeFunctionIndex, a);
+	s->nmarked++;
 }
 
-static bool is_marked(const struct latent *s, LLVMValueRef fn)
+static bool is_marked(LLVMValueRef fn)
 {
-	for (unsigned i = 0; i < s->nfns; i++)
-		if (s->fns[i] == fn)
-			return true;
-	return false;
+	return LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MARK,
+					     strlen(MARK)) != NULL;
 }
+
+/* Take the frontend's annotations out and mark their functions. */
+static void take_annotations(struct latent *s)
+{
+	s->ctx = LLVMGetModuleContext(s->M);
+	s->bits = LLVMPointerSize(LLVMGetModuleDataLayout(s->M)) * 8;
+	s->long_ty = LLVMIntTypeInContext(s->ctx, s->bits);
+	passport_take_annotated(s->M, PASSPORT_LATENT_ENTROPY_ANNOTATION, mark, s);
+}
+
+#define PLACEHOLDER "passport.latent_entropy"
 
 /* @latent_entropy as a pointer to an unsigned long, declared if missing. */
 static LLVMValueRef global_ptr(struct latent *s)
@@ -288,15 +309,104 @@ static LLVMValueRef exit_point(LLVMValueRef ret)
 	return ret;
 }
 
+/* The blocks of a function in order, with the accumulator's value at the
+ * top (phi) and at the end (out) of each, found by address. */
+struct blocks {
+	LLVMBasicBlockRef *bb;	/* function order */
+	LLVMValueRef *phi, *out;
+	unsigned *by_addr;	/* indices into bb, sorted by block address */
+	unsigned n;
+};
+
+static const struct blocks *sort_blocks;
+
+static int cmp_block_addr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)sort_blocks->bb[*(const unsigned *)a];
+	uintptr_t y = (uintptr_t)sort_blocks->bb[*(const unsigned *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+static void blocks_init(struct blocks *k, LLVMValueRef fn)
+{
+	unsigned i = 0;
+
+	k->n = LLVMCountBasicBlocks(fn);
+	k->bb = calloc(k->n, sizeof(*k->bb));
+	k->phi = calloc(k->n, sizeof(*k->phi));
+	k->out = calloc(k->n, sizeof(*k->out));
+	k->by_addr = calloc(k->n, sizeof(*k->by_addr));
+	if (!k->bb || !k->phi || !k->out || !k->by_addr)
+		abort();
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+		k->by_addr[i] = i, k->bb[i++] = bb;
+	sort_blocks = k;
+	qsort(k->by_addr, k->n, sizeof(*k->by_addr), cmp_block_addr);
+}
+
+static unsigned block_index(const struct blocks *k, LLVMBasicBlockRef bb)
+{
+	unsigned lo = 0, hi = k->n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)k->bb[k->by_addr[mid]] < (uintptr_t)bb)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return k->by_addr[lo];
+}
+
+static void blocks_free(struct blocks *k)
+{
+	free(k->bb);
+	free(k->phi);
+	free(k->out);
+	free(k->by_addr);
+}
+
+/* Each block's phi gets the accumulator's end value from every
+ * predecessor edge (one entry per edge, as LLVM wants); a block without
+ * predecessors (unreachable) starts from 0 instead. */
+static void fill_phis(struct latent *s, struct blocks *k)
+{
+	unsigned *preds = calloc(k->n, sizeof(*preds));
+
+	if (!preds)
+		abort();
+	for (unsigned i = 0; i < k->n; i++) {
+		LLVMValueRef t = LLVMGetBasicBlockTerminator(k->bb[i]);
+		unsigned nsucc = t ? LLVMGetNumSuccessors(t) : 0;
+
+		for (unsigned j = 0; j < nsucc; j++) {
+			unsigned to = block_index(k, LLVMGetSuccessor(t, j));
+
+			if (!k->phi[to])
+				continue;	/* the entry block */
+			LLVMAddIncoming(k->phi[to], &k->out[i], &k->bb[i], 1);
+			preds[to]++;
+		}
+	}
+	for (unsigned i = 1; i < k->n; i++)
+		if (!preds[i]) {
+			LLVMReplaceAllUsesWith(k->phi[i], LLVMConstInt(s->long_ty, 0, 0));
+			LLVMInstructionEraseFromParent(k->phi[i]);
+		}
+	free(preds);
+}
+
 static void instrument_function(struct latent *s, LLVMValueRef fn)
 {
 	const char *name = passport_name(fn);
-	LLVMBasicBlockRef entry;
-	LLVMValueRef local, fa, v, *exits;
+	LLVMValueRef fa, v, *exits;
 	LLVMTypeRef i8p;
 	unsigned nexits = 0, nblocks = 1, tail = 0;
 	uint64_t c;
 	enum le_op op;
+	struct blocks k;
 
 	if (!passport_is_definition(fn))
 		return;
@@ -317,11 +427,15 @@ static void instrument_function(struct latent *s, LLVMValueRef fn)
 	if (!s->global)
 		s->global = global_ptr(s);
 
-	/* 1. the local accumulator */
-	entry = LLVMGetEntryBasicBlock(fn);
-	passport_position_at_top(s->b, fn);
-	local = LLVMBuildAlloca(s->b, s->long_ty, "local_entropy");
-	LLVMSetAlignment(local, s->bits / 8);
+	/* 1. the blocks, and a phi for the accumulator atop each but the entry */
+	blocks_init(&k, fn);
+	for (unsigned i = 1; i < k.n; i++) {
+		passport_position_before(s->b, LLVMGetFirstInstruction(k.bb[i]));
+		k.phi[i] = LLVMBuildPhi(s->b, s->long_ty, "local_entropy");
+		/* the builder leaves a phi the location of the instruction it
+		 * went before; ours is line 0, as for everything inserted */
+		LLVMSetInstDebugLocation(s->b, k.phi[i]);
+	}
 
 	/* 2. entry: frame address ^ latent_entropy, OP a random constant */
 	passport_position_at_entry(s->b, fn);
@@ -332,52 +446,53 @@ static void instrument_function(struct latent *s, LLVMValueRef fn)
 	v = LLVMBuildXor(s->b, v, load_global(s), "local_entropy");
 	c = passport_latent_entropy_draw();
 	op = get_op(NULL, s->bits);
-	v = build_op(s, op, v, LLVMConstInt(s->long_ty, c, 0));
-	LLVMBuildStore(s->b, v, local);
+	k.out[0] = build_op(s, op, v, LLVMConstInt(s->long_ty, c, 0));
 	passport_note(s->pass, "%s(): entry %s %llu", name, op_names[op], (unsigned long long)c);
 
 	/* 3. every later block: local = local OP C */
-	for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(entry); bb; bb = LLVMGetNextBasicBlock(bb)) {
-		LLVMValueRef at = insertion_point(bb);
+	for (unsigned i = 1; i < k.n; i++) {
+		LLVMValueRef at = insertion_point(k.bb[i]);
 
+		k.out[i] = k.phi[i];
 		if (!at)
 			continue;
 		passport_position_before(s->b, at);
-		v = LLVMBuildLoad2(s->b, s->long_ty, local, "local_entropy");
 		op = get_op(&c, s->bits);
-		v = build_op(s, op, v, LLVMConstInt(s->long_ty, c, 0));
-		LLVMBuildStore(s->b, v, local);
+		k.out[i] = build_op(s, op, k.phi[i], LLVMConstInt(s->long_ty, c, 0));
 		nblocks++;
 		passport_note(s->pass, "%s(): block %u %s %llu", name, nblocks, op_names[op],
 			      (unsigned long long)c);
 	}
 
 	/* 4. every exit: latent_entropy = latent_entropy OP local */
-	exits = calloc(nexits, sizeof(*exits));
+	exits = calloc(nexits, 2 * sizeof(*exits));	/* (exit point, accumulator) pairs */
 	if (!exits)
 		abort();
 	nexits = 0;
-	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-		LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+	for (unsigned i = 0; i < k.n; i++) {
+		LLVMValueRef t = LLVMGetBasicBlockTerminator(k.bb[i]);
 
-		if (t && LLVMGetInstructionOpcode(t) == LLVMRet)
-			exits[nexits++] = exit_point(t);
+		if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
+			exits[2 * nexits] = exit_point(t);
+			exits[2 * nexits++ + 1] = k.out[i];
+		}
 	}
-	for (unsigned k = 0; k < nexits; k++) {
-		LLVMValueRef g, l, st;
+	fill_phis(s, &k);
+	blocks_free(&k);
+	for (unsigned e = 0; e < nexits; e++) {
+		LLVMValueRef g, st, at = exits[2 * e];
 
-		passport_position_before(s->b, exits[k]);
-		l = LLVMBuildLoad2(s->b, s->long_ty, local, "local_entropy");
+		passport_position_before(s->b, at);
 		g = load_global(s);
 		op = get_op(NULL, s->bits);
-		g = build_op(s, op, g, l);
+		g = build_op(s, op, g, exits[2 * e + 1]);
 		st = LLVMBuildStore(s->b, g, s->global);
 		LLVMSetVolatile(st, 1);
 		LLVMSetAlignment(st, s->bits / 8);
-		if (LLVMGetInstructionOpcode(exits[k]) != LLVMRet)
+		if (LLVMGetInstructionOpcode(at) != LLVMRet)
 			tail++;
 		passport_note(s->pass, "%s(): exit %s before %s", name, op_names[op],
-			      LLVMGetInstructionOpcode(exits[k]) == LLVMRet ? "return" : "tail call");
+			      LLVMGetInstructionOpcode(at) == LLVMRet ? "return" : "tail call");
 	}
 	free(exits);
 	s->instrumented++;
@@ -385,20 +500,98 @@ static void instrument_function(struct latent *s, LLVMValueRef fn)
 		      name, nblocks, nexits, tail);
 }
 
-static bool latent_entropy_run(const struct passport_pass *pass, LLVMModuleRef M)
+/* Does FN return (so it gets instrumented)? */
+static bool returns(LLVMValueRef fn)
+{
+	if (!passport_is_definition(fn) || passport_has_fn_attr(fn, "noreturn"))
+		return false;
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+		LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+
+		if (t && LLVMGetInstructionOpcode(t) == LLVMRet)
+			return true;
+	}
+	return false;
+}
+
+/* latent_entropy = latent_entropy (volatile, tagged) at every exit of FN. */
+static void add_placeholders(struct latent *s, LLVMValueRef fn)
+{
+	unsigned kind = LLVMGetMDKindIDInContext(s->ctx, PLACEHOLDER, strlen(PLACEHOLDER));
+	LLVMValueRef tag = LLVMMetadataAsValue(s->ctx, LLVMMDNodeInContext2(s->ctx, NULL, 0));
+
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+		LLVMValueRef t = LLVMGetBasicBlockTerminator(bb), l, st;
+
+		if (!t || LLVMGetInstructionOpcode(t) != LLVMRet)
+			continue;
+		passport_position_before(s->b, exit_point(t));
+		l = load_global(s);
+		st = LLVMBuildStore(s->b, l, s->global);
+		LLVMSetVolatile(st, 1);
+		LLVMSetAlignment(st, s->bits / 8);
+		LLVMSetMetadata(l, kind, tag);
+		LLVMSetMetadata(st, kind, tag);
+	}
+}
+
+/* Delete the placeholders, wherever inlining has copied them; how many. */
+static unsigned remove_placeholders(struct latent *s)
+{
+	unsigned kind = LLVMGetMDKindIDInContext(s->ctx, PLACEHOLDER, strlen(PLACEHOLDER));
+	unsigned n = 0;
+
+	for (LLVMValueRef fn = LLVMGetFirstFunction(s->M); fn; fn = LLVMGetNextFunction(fn))
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+		     bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+				next = LLVMGetNextInstruction(i);
+				/* the store is its load's only user, and comes after it */
+				if (LLVMIsAStoreInst(i) && LLVMGetMetadata(i, kind)) {
+					LLVMValueRef l = LLVMGetOperand(i, 0);
+
+					LLVMInstructionEraseFromParent(i);
+					if (LLVMIsALoadInst(l) && LLVMGetMetadata(l, kind) &&
+					    !LLVMGetFirstUse(l))
+						LLVMInstructionEraseFromParent(l);
+					n++;
+				}
+			}
+	return n;
+}
+
+/* PipelineStart: annotations out, marks and placeholders in (the
+ * annotations go even when disabled: they must not stay in the module). */
+static bool latent_entropy_prepare(const struct passport_pass *pass, LLVMModuleRef M)
 {
 	struct latent s = { .pass = pass, .M = M };
 
-	s.ctx = LLVMGetModuleContext(M);
-	s.bits = LLVMPointerSize(LLVMGetModuleDataLayout(M)) * 8;
-	s.long_ty = LLVMIntTypeInContext(s.ctx, s.bits);
+	take_annotations(&s);
+	if (pass->disabled || !s.nmarked)
+		return s.nmarked != 0;
+	s.b = LLVMCreateBuilderInContext(s.ctx);
+	for (LLVMValueRef fn = LLVMGetFirstFunction(M); fn; fn = LLVMGetNextFunction(fn))
+		if (is_marked(fn) && returns(fn)) {
+			if (!s.global)
+				s.global = global_ptr(&s);
+			add_placeholders(&s, fn);
+		}
+	LLVMDisposeBuilder(s.b);
+	return true;
+}
 
-	/* Always take the annotations out, even when disabled. */
-	passport_take_annotated(M, PASSPORT_LATENT_ENTROPY_ANNOTATION, collect, &s);
+/* OptimizerLast (or -passes=passport-latent-entropy, which also takes the
+ * annotations of a module that did not go through PipelineStart). */
+static bool latent_entropy_run(const struct passport_pass *pass, LLVMModuleRef M)
+{
+	struct latent s = { .pass = pass, .M = M };
+	bool changed;
+
+	take_annotations(&s);
+	changed = remove_placeholders(&s) || s.nmarked;
 	if (pass->disabled) {
 		passport_note(pass, "disabled for this translation unit");
-		free(s.fns);
-		return s.nfns != 0;
+		return changed;
 	}
 	(void)passport_option(pass, "seed");	/* a bad seed fails even with no function */
 	if (!stream_ready)
@@ -406,11 +599,12 @@ static bool latent_entropy_run(const struct passport_pass *pass, LLVMModuleRef M
 
 	s.b = LLVMCreateBuilderInContext(s.ctx);
 	for (LLVMValueRef fn = LLVMGetFirstFunction(M); fn; fn = LLVMGetNextFunction(fn))
-		if (is_marked(&s, fn))
+		if (is_marked(fn)) {
 			instrument_function(&s, fn);
+			changed = true;
+		}
 	LLVMDisposeBuilder(s.b);
-	free(s.fns);
-	return s.nfns != 0;
+	return changed;
 }
 
 static struct passport_option latent_entropy_options[] = {
@@ -422,7 +616,8 @@ static struct passport_option latent_entropy_options[] = {
 struct passport_pass passport_latent_entropy = {
 	.name = "latent-entropy",
 	.help = "mix entropy into latent_entropy in __latent_entropy functions",
-	.ep = PASSPORT_EP_PIPELINE_START,
+	.ep = PASSPORT_EP_OPTIMIZER_LAST,
 	.options = latent_entropy_options,
+	.prepare = latent_entropy_prepare,
 	.run = latent_entropy_run,
 };

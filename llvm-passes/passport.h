@@ -68,6 +68,9 @@ struct passport_pass {
 	enum passport_extension_point ep;
 	struct passport_option *options;	/* NULL-name terminated */
 	bool (*run)(const struct passport_pass *pass, LLVMModuleRef M);
+	/* optional, for a pass whose ep is later: what must happen at
+	 * PipelineStart, before inlining (pipeline name passport-NAME-prepare) */
+	bool (*prepare)(const struct passport_pass *pass, LLVMModuleRef M);
 	/* filled in by the shim before each run */
 	bool enabled;
 	bool verbose;

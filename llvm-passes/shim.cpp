@@ -118,6 +118,18 @@ StringRef pass_name(size_t i)
 	return i < n.size() ? StringRef(n[i]) : StringRef();
 }
 
+/* "passport-NAME-prepare" of passport_passes[I] if it has a prepare(),
+ * else "". */
+StringRef prepare_name(size_t i)
+{
+	static std::deque<std::string> n;
+	if (n.empty())
+		for (passport_pass *const *p = passport_passes; *p; p++)
+			n.push_back((*p)->prepare ? std::string("passport-") + (*p)->name + "-prepare"
+						  : std::string());
+	return i < n.size() ? StringRef(n[i]) : StringRef();
+}
+
 /*
  * The pass manager's wrapper around passport_passes[I].  One type per
  * table slot, because the new pass manager names a pass by its type:
@@ -147,7 +159,31 @@ public:
 	static bool isRequired() { return true; }
 };
 
-/* add_pass[I](MPM): schedule CPass<I>. */
+/* passport_passes[I]'s prepare(), at PipelineStart, for a pass that runs
+ * later; named "passport-NAME-prepare". */
+template <size_t I> class CPrepare : public PassInfoMixin<CPrepare<I>> {
+	const PassOptions *O;
+
+public:
+	explicit CPrepare(const PassOptions *O) : O(O) {}
+
+	static StringRef name() { return prepare_name(I); }
+
+	PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
+	{
+		passport_pass *P = passport_passes[I];
+
+		sync_options(P, *O);
+		bool changed = P->prepare(P, wrap(&M));
+		if (verify_each)
+			passport_verify_module(P, wrap(&M));
+		return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+	}
+
+	static bool isRequired() { return true; }
+};
+
+/* add_pass[I](MPM): schedule CPass<I>; add_prepare[I]: CPrepare<I>. */
 using add_fn = void (*)(ModulePassManager &);
 
 template <size_t... I>
@@ -157,22 +193,40 @@ constexpr std::array<add_fn, sizeof...(I)> make_add_pass(std::index_sequence<I..
 }
 constexpr auto add_pass = make_add_pass(std::make_index_sequence<max_passes>());
 
+template <size_t... I>
+constexpr std::array<add_fn, sizeof...(I)> make_add_prepare(std::index_sequence<I...>)
+{
+	return {{[](ModulePassManager &MPM) { MPM.addPass(CPrepare<I>(&options()[I])); }...}};
+}
+constexpr auto add_prepare = make_add_prepare(std::make_index_sequence<max_passes>());
+
 void add_enabled(ModulePassManager &MPM, passport_extension_point ep)
 {
 	size_t i = 0;
-	for (passport_pass *const *p = passport_passes; *p; p++, i++)
-		if ((*p)->ep == ep && *options()[i].enable)
+	for (passport_pass *const *p = passport_passes; *p; p++, i++) {
+		if (!*options()[i].enable)
+			continue;
+		if (ep == PASSPORT_EP_PIPELINE_START && (*p)->prepare &&
+		    (*p)->ep != PASSPORT_EP_PIPELINE_START)
+			add_prepare[i](MPM);
+		if ((*p)->ep == ep)
 			add_pass[i](MPM);
+	}
 }
 
 bool parse_pipeline(StringRef name, ModulePassManager &MPM)
 {
 	size_t i = 0;
-	for (passport_pass *const *p = passport_passes; *p; p++, i++)
+	for (passport_pass *const *p = passport_passes; *p; p++, i++) {
 		if ((*p)->ep != PASSPORT_EP_FRONTEND && name == pass_name(i)) {
 			add_pass[i](MPM);
 			return true;
 		}
+		if ((*p)->prepare && name == prepare_name(i)) {
+			add_prepare[i](MPM);
+			return true;
+		}
+	}
 	return false;
 }
 
@@ -181,6 +235,9 @@ template <size_t... I> void name_passes(PassInstrumentationCallbacks &PIC, std::
 {
 	(void)std::initializer_list<int>{
 		(pass_name(I).empty() ? 0 : (PIC.addClassToPassName(CPass<I>::name(), pass_name(I)), 0))...};
+	(void)std::initializer_list<int>{
+		(prepare_name(I).empty() ? 0
+					 : (PIC.addClassToPassName(CPrepare<I>::name(), prepare_name(I)), 0))...};
 }
 
 void register_callbacks(PassBuilder &PB)

@@ -29,7 +29,8 @@ declare void @llvm.var.annotation(ptr, ptr, ptr, i32, ptr)
 ; CHECK-DAG:     call void @llvm.memset{{.*}}, !dbg ![[L0]]
 ; latent_entropy's block and exit code:
 ; CHECK:       more:
-; CHECK-NEXT:    load i64, ptr %local_entropy{{.*}}, !dbg ![[L0]]
+; CHECK-NEXT:    phi i64 {{.*}}, !dbg ![[L0]]
+; CHECK-NEXT:    {{xor i64|add i64|call i64 @llvm.fshl}}{{.*}}, !dbg ![[L0]]
 ; CHECK:         store volatile i64 {{.*}}, ptr @latent_entropy{{.*}}, !dbg ![[L0]]
 ; CHECK-NEXT:    ret void, !dbg ![[RET:[0-9]+]]
 define void @with_debug(i1 %c) !dbg !5 {
