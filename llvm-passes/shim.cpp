@@ -34,7 +34,7 @@ using namespace llvm;
 
 namespace {
 
-/* Slots for pass types (CPass<I>): at least the entries of passport_passes[]. */
+/* Slots for pass types (CPass<I, PREP>): at least the entries of passport_passes[]. */
 constexpr size_t max_passes = 8;
 
 struct PassOptions {
@@ -131,25 +131,27 @@ StringRef prepare_name(size_t i)
 }
 
 /*
- * The pass manager's wrapper around passport_passes[I].  One type per
- * table slot, because the new pass manager names a pass by its type:
- * with its own name() each pass shows as "passport-NAME" in
- * -debug-pass-manager and answers to -print-after=passport-NAME.
+ * The pass manager's wrapper around passport_passes[I]: its run() (PREP
+ * false), or its prepare() at PipelineStart for a pass that runs later
+ * (PREP true).  One type per table slot and hook, because the new pass
+ * manager names a pass by its type: with its own name() each shows as
+ * "passport-NAME" (or "passport-NAME-prepare") in -debug-pass-manager and
+ * answers to -print-after= and -passes= by that name.
  */
-template <size_t I> class CPass : public PassInfoMixin<CPass<I>> {
+template <size_t I, bool PREP> class CPass : public PassInfoMixin<CPass<I, PREP>> {
 	const PassOptions *O;
 
 public:
 	explicit CPass(const PassOptions *O) : O(O) {}
 
-	static StringRef name() { return pass_name(I); }
+	static StringRef name() { return PREP ? prepare_name(I) : pass_name(I); }
 
 	PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
 	{
 		passport_pass *P = passport_passes[I];
 
 		sync_options(P, *O);
-		bool changed = P->run(P, wrap(&M));
+		bool changed = (PREP ? P->prepare : P->run)(P, wrap(&M));
 		if (verify_each)
 			passport_verify_module(P, wrap(&M));
 		return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
@@ -159,46 +161,16 @@ public:
 	static bool isRequired() { return true; }
 };
 
-/* passport_passes[I]'s prepare(), at PipelineStart, for a pass that runs
- * later; named "passport-NAME-prepare". */
-template <size_t I> class CPrepare : public PassInfoMixin<CPrepare<I>> {
-	const PassOptions *O;
-
-public:
-	explicit CPrepare(const PassOptions *O) : O(O) {}
-
-	static StringRef name() { return prepare_name(I); }
-
-	PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
-	{
-		passport_pass *P = passport_passes[I];
-
-		sync_options(P, *O);
-		bool changed = P->prepare(P, wrap(&M));
-		if (verify_each)
-			passport_verify_module(P, wrap(&M));
-		return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
-	}
-
-	static bool isRequired() { return true; }
-};
-
-/* add_pass[I](MPM): schedule CPass<I>; add_prepare[I]: CPrepare<I>. */
+/* add_pass[I](MPM): schedule CPass<I, false>; add_prepare[I]: CPass<I, true>. */
 using add_fn = void (*)(ModulePassManager &);
 
-template <size_t... I>
-constexpr std::array<add_fn, sizeof...(I)> make_add_pass(std::index_sequence<I...>)
+template <bool PREP, size_t... I>
+constexpr std::array<add_fn, sizeof...(I)> make_adders(std::index_sequence<I...>)
 {
-	return {{[](ModulePassManager &MPM) { MPM.addPass(CPass<I>(&options()[I])); }...}};
+	return {{[](ModulePassManager &MPM) { MPM.addPass(CPass<I, PREP>(&options()[I])); }...}};
 }
-constexpr auto add_pass = make_add_pass(std::make_index_sequence<max_passes>());
-
-template <size_t... I>
-constexpr std::array<add_fn, sizeof...(I)> make_add_prepare(std::index_sequence<I...>)
-{
-	return {{[](ModulePassManager &MPM) { MPM.addPass(CPrepare<I>(&options()[I])); }...}};
-}
-constexpr auto add_prepare = make_add_prepare(std::make_index_sequence<max_passes>());
+constexpr auto add_pass = make_adders<false>(std::make_index_sequence<max_passes>());
+constexpr auto add_prepare = make_adders<true>(std::make_index_sequence<max_passes>());
 
 void add_enabled(ModulePassManager &MPM, passport_extension_point ep)
 {
@@ -234,10 +206,11 @@ bool parse_pipeline(StringRef name, ModulePassManager &MPM)
 template <size_t... I> void name_passes(PassInstrumentationCallbacks &PIC, std::index_sequence<I...>)
 {
 	(void)std::initializer_list<int>{
-		(pass_name(I).empty() ? 0 : (PIC.addClassToPassName(CPass<I>::name(), pass_name(I)), 0))...};
+		(pass_name(I).empty() ? 0 : (PIC.addClassToPassName(CPass<I, false>::name(), pass_name(I)), 0))...};
 	(void)std::initializer_list<int>{
-		(prepare_name(I).empty() ? 0
-					 : (PIC.addClassToPassName(CPrepare<I>::name(), prepare_name(I)), 0))...};
+		(prepare_name(I).empty()
+			 ? 0
+			 : (PIC.addClassToPassName(CPass<I, true>::name(), prepare_name(I)), 0))...};
 }
 
 void register_callbacks(PassBuilder &PB)
