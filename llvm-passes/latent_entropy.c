@@ -310,23 +310,12 @@ static LLVMValueRef exit_point(LLVMValueRef ret)
 }
 
 /* The blocks of a function in order, with the accumulator's value at the
- * top (phi) and at the end (out) of each, found by address. */
+ * top (phi, built as each block's first instruction) and at the end (out). */
 struct blocks {
 	LLVMBasicBlockRef *bb;	/* function order */
 	LLVMValueRef *phi, *out;
-	unsigned *by_addr;	/* indices into bb, sorted by block address */
 	unsigned n;
 };
-
-static const struct blocks *sort_blocks;
-
-static int cmp_block_addr(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)sort_blocks->bb[*(const unsigned *)a];
-	uintptr_t y = (uintptr_t)sort_blocks->bb[*(const unsigned *)b];
-
-	return x < y ? -1 : x > y;
-}
 
 static void blocks_init(struct blocks *k, LLVMValueRef fn)
 {
@@ -336,28 +325,10 @@ static void blocks_init(struct blocks *k, LLVMValueRef fn)
 	k->bb = calloc(k->n, sizeof(*k->bb));
 	k->phi = calloc(k->n, sizeof(*k->phi));
 	k->out = calloc(k->n, sizeof(*k->out));
-	k->by_addr = calloc(k->n, sizeof(*k->by_addr));
-	if (!k->bb || !k->phi || !k->out || !k->by_addr)
+	if (!k->bb || !k->phi || !k->out)
 		abort();
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-		k->by_addr[i] = i, k->bb[i++] = bb;
-	sort_blocks = k;
-	qsort(k->by_addr, k->n, sizeof(*k->by_addr), cmp_block_addr);
-}
-
-static unsigned block_index(const struct blocks *k, LLVMBasicBlockRef bb)
-{
-	unsigned lo = 0, hi = k->n;
-
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-
-		if ((uintptr_t)k->bb[k->by_addr[mid]] < (uintptr_t)bb)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return k->by_addr[lo];
+		k->bb[i++] = bb;
 }
 
 static void blocks_free(struct blocks *k)
@@ -365,37 +336,27 @@ static void blocks_free(struct blocks *k)
 	free(k->bb);
 	free(k->phi);
 	free(k->out);
-	free(k->by_addr);
 }
 
-/* Each block's phi gets the accumulator's end value from every
- * predecessor edge (one entry per edge, as LLVM wants); a block without
- * predecessors (unreachable) starts from 0 instead. */
+/* Each block's phi (its first instruction: the entry block has none) gets
+ * the accumulator's end value from every predecessor edge, one entry per
+ * edge as LLVM wants; a block without predecessors (unreachable) starts
+ * from 0 instead. */
 static void fill_phis(struct latent *s, struct blocks *k)
 {
-	unsigned *preds = calloc(k->n, sizeof(*preds));
-
-	if (!preds)
-		abort();
 	for (unsigned i = 0; i < k->n; i++) {
 		LLVMValueRef t = LLVMGetBasicBlockTerminator(k->bb[i]);
 		unsigned nsucc = t ? LLVMGetNumSuccessors(t) : 0;
 
-		for (unsigned j = 0; j < nsucc; j++) {
-			unsigned to = block_index(k, LLVMGetSuccessor(t, j));
-
-			if (!k->phi[to])
-				continue;	/* the entry block */
-			LLVMAddIncoming(k->phi[to], &k->out[i], &k->bb[i], 1);
-			preds[to]++;
-		}
+		for (unsigned j = 0; j < nsucc; j++)
+			LLVMAddIncoming(LLVMGetFirstInstruction(LLVMGetSuccessor(t, j)),
+					&k->out[i], &k->bb[i], 1);
 	}
 	for (unsigned i = 1; i < k->n; i++)
-		if (!preds[i]) {
+		if (!LLVMCountIncoming(k->phi[i])) {
 			LLVMReplaceAllUsesWith(k->phi[i], LLVMConstInt(s->long_ty, 0, 0));
 			LLVMInstructionEraseFromParent(k->phi[i]);
 		}
-	free(preds);
 }
 
 static void instrument_function(struct latent *s, LLVMValueRef fn)
