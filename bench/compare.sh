@@ -151,30 +151,13 @@ cp "$repo/bench/pairs.txt" "$run/pairs.txt"
 kstatus() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >> "$run/kernels.tsv"; }
 
 # ---- build ----------------------------------------------------------------------
-# frag_args FRAGMENTS: --config arguments; a fragment is a qemu/configs/ name
-# or a path relative to the repository.
-frag_args() {
-  local f
-  IFS=, read -ra fl <<<"$1"
-  for f in "${fl[@]}"; do
-    if [ -f "$repo/$f" ]; then echo "--config $repo/$f"
-    elif [ -f "$repo/$f.config" ]; then echo "--config $repo/$f.config"
-    else echo "--config $f"; fi
-  done
-}
-
 # build_kernel NAME CC TREE FRAGMENTS: prints the status (built|reused|missing: why)
 build_kernel() {
   local name=$1 cc=$2 tree=$3 frags=$4 bz=$repo/build/kernel/$1/arch/x86/boot/bzImage
   local log=$run/logs/$name.build.log args
   if { [ $reuse = 1 ] || [ $nobuild = 1 ]; } && [ -f "$bz" ]; then echo reused; return; fi
   if [ $nobuild = 1 ]; then echo "missing: not built (--no-build)"; return; fi
-  # shellcheck disable=SC2207
-  args=(--name "$name" --cc "$cc" --jobs "$jobs" $(frag_args "$frags"))
-  if [ "$tree" = patched ]; then
-    quiet "$log" "$repo/kernel-patches/apply.sh" || { echo "missing: kernel-patches/apply.sh failed (logs/$name.build.log)"; return; }
-    args+=(--patched)
-  fi
+  args=(--kernel "$name" --jobs "$jobs")
   # kernel-build.sh's own progress lines (phase, +seconds) go to the
   # terminal; pipefail (set above) makes its failure the pipeline's
   if "$repo/scripts/kernel-build.sh" "${args[@]}" 2>&1 | tee -a "$log" |

@@ -5,7 +5,14 @@
 #            --config FRAG [--config FRAG...] [--base BASE] [--patched]
 #            [--jobs N] [--no-ccache] [--make-var VAR=VALUE...]
 #            [--force-config] [--configure-only] [--target T...]
+#        scripts/kernel-build.sh --kernel NAME [--kernels FILE] [OPTIONS]
 #
+#   --kernel NAME   the kernel NAME as a kernel list defines it (NAME CC TREE
+#                   FRAGMENTS ...): its --name, --cc, --config's and, for
+#                   TREE patched, --patched. The lists are qemu/kernels.txt
+#                   then bench/kernels.txt (the first definition wins), or
+#                   FILE (--kernels). Not together with --name, --cc,
+#                   --config or --patched; the other options add to it.
 #   --name NAME     build directory build/kernel/NAME (kept between runs: make
 #                   is incremental, nothing is wiped)
 #   --cc CC         the compiler; clang-N builds with LLVM=-N (clang-N, ld.lld-N,
@@ -15,11 +22,13 @@
 #                   x86_64_defconfig), or a path to a full .config file (a
 #                   distro's or a user's; olddefconfig fills in what the
 #                   tree has and the file does not)
-#   --config FRAG   a Kconfig fragment: a path, or a name under qemu/configs/
-#                   (with or without .config). Applied in order on top of
+#   --config FRAG   a Kconfig fragment: a path (absolute, or relative to the
+#                   current directory or to the repository), or a name under
+#                   qemu/configs/ (with or without .config). Applied in order on top of
 #                   the base; a later fragment overrides an earlier one.
-#   --patched       use the tree build/kernel/src-patched (made by applying
-#                   kernel-patches/) instead of build/kernel/src
+#   --patched       use the tree build/kernel/src-patched instead of
+#                   build/kernel/src, after kernel-patches/apply.sh (a no-op
+#                   when the tree already holds this series)
 #   --jobs N        make -jN (default: nproc)
 #   --no-ccache     do not use ccache even if it is installed
 #   --make-var V=X  extra make variable (repeatable), e.g. for the patched tree
@@ -69,10 +78,13 @@ usage() {
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
+kernel='' kernel_lists=("$repo/qemu/kernels.txt" "$repo/bench/kernels.txt")
 name='' cc='' base=tinyconfig patched=0 jobs=$(nproc) use_ccache=1 force_config=0 configure_only=0
 frags=() make_vars=() user_targets=()
 while [ $# -gt 0 ]; do
   case $1 in
+    --kernel) kernel=${2:?}; shift ;;
+    --kernels) kernel_lists=("${2:?}"); shift ;;
     --name) name=${2:?}; shift ;;
     --cc) cc=${2:?}; shift ;;
     --config) frags+=("${2:?}"); shift ;;
@@ -89,6 +101,24 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+
+# kernel_line NAME: the first "NAME CC TREE FRAGMENTS ..." line of the lists
+kernel_line() {
+  awk -v k="$1" '!/^[ \t]*(#|$)/ && $1 == k { print $1, $2, $3, $4; exit }' "${kernel_lists[@]}"
+}
+if [ -n "$kernel" ]; then
+  [ -z "$name$cc" ] && [ ${#frags[@]} = 0 ] && [ $patched = 0 ] ||
+    die "--kernel $kernel: not together with --name, --cc, --config or --patched (the list defines them)"
+  for f in "${kernel_lists[@]}"; do [ -f "$f" ] || die "kernel list $f not found"; done
+  read -r name cc tree kfrags <<<"$(kernel_line "$kernel")"
+  [ -n "$name" ] || die "--kernel $kernel: not in ${kernel_lists[*]#$repo/}"
+  case $tree in
+    plain) ;;
+    patched) patched=1 ;;
+    *) die "--kernel $kernel: TREE must be plain or patched, not '$tree'" ;;
+  esac
+  IFS=, read -ra frags <<<"$kfrags"
+fi
 [ -n "$name" ] || { echo "$prog: --name is required" >&2; usage; }
 [ -n "$cc" ] || { echo "$prog: --cc is required" >&2; usage; }
 [ ${#frags[@]} -gt 0 ] || { echo "$prog: at least one --config is required" >&2; usage; }
@@ -132,6 +162,7 @@ tool_vars+=("CC=$cc_cmd" "HOSTCC=$hostcc_cmd")
 # ---- source tree -----------------------------------------------------------
 if [ $patched = 1 ]; then
   src=$repo/build/kernel/src-patched
+  "$repo/kernel-patches/apply.sh" "$src" || die "kernel-patches/apply.sh failed"
   [ -f "$src/Makefile" ] || die "--patched: $src does not exist yet (it is made by applying kernel-patches/ to a full build/kernel/src; see kernel-patches/)"
 else
   src=$repo/build/kernel/src
@@ -153,7 +184,7 @@ esac
 frag_paths=()
 for f in "${frags[@]}"; do
   p=''
-  for c in "$f" "$repo/qemu/configs/$f" "$repo/qemu/configs/$f.config"; do
+  for c in "$f" "$repo/$f" "$repo/$f.config" "$repo/qemu/configs/$f" "$repo/qemu/configs/$f.config"; do
     if [ -f "$c" ]; then p=$(cd "$(dirname "$c")" && pwd)/$(basename "$c"); break; fi
   done
   [ -n "$p" ] || die "config fragment '$f' not found (as a path or under qemu/configs/)"

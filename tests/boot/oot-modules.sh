@@ -66,17 +66,6 @@ pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 check_() { if [ $? = 0 ]; then pass "$*"; else fail "$*"; fi; }
 
-# kernel_build_args KERNEL: scripts/kernel-build.sh's arguments for a kernel
-# of qemu/kernels.txt (NAME CC TREE FRAGMENTS ...), as tests/boot/run.sh
-# builds it
-kernel_build_args() {
-  awk -v k="$1" '!/^#/ && $1 == k {
-      printf "--name %s --cc %s%s", $1, $2, ($3 == "patched" ? " --patched" : "")
-      n = split($4, f, ","); for (i = 1; i <= n; i++) printf " --config %s", f[i]
-      print ""; found = 1 }
-    END { exit !found }' "$repo/qemu/kernels.txt"
-}
-
 # headers_tree KERNEL: make bindeb-pkg of the built kernel (its own
 # kernel-build.sh arguments: the same compiler and ccache, so nothing is
 # recompiled), unpack its linux-headers .deb into $out/deb-KERNEL/root as
@@ -84,12 +73,10 @@ kernel_build_args() {
 # writes the packages next to the build directory (build/kernel/); they are
 # moved to $out/deb-KERNEL. Log: $out/deb-KERNEL/bindeb-pkg.log.
 headers_tree() {
-  local k=$1 d=$out/deb-$1 args kdir=$repo/build/kernel
-  args=$(kernel_build_args "$k") || { echo "$k is not in qemu/kernels.txt" >&2; return 1; }
+  local k=$1 d=$out/deb-$1 kdir=$repo/build/kernel
   rm -rf "$d" "$kdir"/linux-*_*.deb "$kdir"/linux-*_*.buildinfo "$kdir"/linux-*_*.changes
   mkdir -p "$d/root"
-  # shellcheck disable=SC2086  # the arguments are words
-  "$repo/scripts/kernel-build.sh" $args --target bindeb-pkg > "$d/bindeb-pkg.log" 2>&1 ||
+  "$repo/scripts/kernel-build.sh" --kernel "$k" --target bindeb-pkg > "$d/bindeb-pkg.log" 2>&1 ||
     { echo "make bindeb-pkg failed (log: $d/bindeb-pkg.log)" >&2; return 1; }
   mv "$kdir"/linux-*_*.deb "$kdir"/linux-*_*.buildinfo "$kdir"/linux-*_*.changes "$d/"
   dpkg-deb -x "$(ls "$d"/linux-headers-*.deb)" "$d/root" ||

@@ -345,19 +345,11 @@ while read -r name cc tree frags checks tier rest; do
   # A kernel that fails to build leaves no boot log of an earlier run
   # behind, for a later kernel's stackinit-as= to compare with.
   rm -f "$logdir/$name.boot.log" "$logdir/$name.off.log"
-  args=(--name "$name" --cc "$cc" --jobs "$jobs")
-  case $tree in
-    plain) ;;
-    patched)
-      # The series applied to a fresh tree (a no-op when it already is).
-      "$repo/kernel-patches/apply.sh" || { fail "$name: kernel-patches/apply.sh failed"; continue; }
-      args+=(--patched) ;;
-    *) fail "$name: tree must be plain or patched, not '$tree'"; continue ;;
-  esac
+  case $tree in plain|patched) ;; *) fail "$name: tree must be plain or patched, not '$tree'"; continue ;; esac
+  args=(--kernel "$name" --kernels "$kernels" --jobs "$jobs")
   IFS=, read -ra fl <<<"$frags"
-  cfg_args=()
+  cfg_args=()  # for config-other-tree
   for f in "${fl[@]}"; do cfg_args+=(--config "$f"); done
-  args+=("${cfg_args[@]}")
 
   if [ $reuse = 1 ] && [ -f "$bz" ]; then
     echo "== $name: reusing $bz"
