@@ -7,6 +7,7 @@ those bytes mean for passport's features is kfacts.py's."""
 import bisect
 import os
 import re
+import shlex
 import struct
 import subprocess
 
@@ -254,6 +255,44 @@ def cmd_file(build, obj):
     except OSError:
         pass
     return ""
+
+
+def compile_command(build, src):
+    """The compiler argv of BUILD's .o.cmd for SRC (a path relative to the
+    source tree), without ccache, -Wp,-MMD, -c, -o and the source; and the
+    absolute source path it compiled; (None, None) without a .o.cmd.
+    ValueError: a command this cannot take apart."""
+    obj = src[:-2] + ".o"
+    line = cmd_file(build, obj)
+    if not line:
+        return None, None
+    if "$" in line:
+        raise ValueError("%s: make escapes in the command of %s" % (build, obj))
+    toks = shlex.split(line)
+    if ";" in toks:
+        toks = toks[:toks.index(";")]
+    if toks and toks[0] == "ccache":
+        toks = toks[1:]
+    out, source, i = [], None, 0
+    while i < len(toks):
+        t = toks[i]
+        if t == "-o":
+            i += 2
+            continue
+        if t == "-c" or t.startswith("-Wp,-MMD") or t.startswith("-Wp,-MD"):
+            i += 1
+            continue
+        if i == len(toks) - 1 and t.endswith(".c"):
+            source = t
+            i += 1
+            continue
+        out.append(t)
+        i += 1
+    if source is None:
+        raise ValueError("%s: no C source in the command of %s" % (build, obj))
+    if not os.path.isabs(source):
+        source = os.path.normpath(os.path.join(build, source))
+    return out, source
 
 
 def relocations(elf, target):

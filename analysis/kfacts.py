@@ -111,20 +111,37 @@ def object_functions(path):
         f.calls = 0
         funcs.append(f)
         by_sec[y.shndx].append(f)
+    for f, n in _direct_calls(e, by_sec, (TRACKER,)).items():
+        f.calls = n
+    first = {}
+    for f in sorted(funcs, key=lambda f: f.name):
+        first.setdefault((f.shndx, f.start), f)
+    return list(first.values())
+
+
+def _direct_calls(e, by_sec, callees):
+    """{Func: its number of call rel32 to one of CALLEES} (from relocations)."""
+    n = collections.Counter()
     for shndx, fs in by_sec.items():
         code = e.bytes_of(e.sections[shndx])
         for off, typ, sym, _ in kelf.relocations(e, shndx):
-            if sym.name != TRACKER or typ not in (kelf.R_X86_64_PC32, kelf.R_X86_64_PLT32):
+            if sym.name not in callees or typ not in (kelf.R_X86_64_PC32, kelf.R_X86_64_PLT32):
                 continue
             if off < 1 or code[off - 1] != 0xe8:  # a call rel32, not a reference
                 continue
             for f in fs:  # every alias covering the call names the same code
                 if f.start <= off - 1 < f.end:
-                    f.calls += 1
-    first = {}
-    for f in sorted(funcs, key=lambda f: f.name):
-        first.setdefault((f.shndx, f.start), f)
-    return list(first.values())
+                    n[f] += 1
+    return n
+
+
+def object_calls(path, callees):
+    """{function name: number of direct calls to one of CALLEES} of
+    relocatable object PATH (functions without such a call are left out)."""
+    e, by_sec = kelf.Elf(path), collections.defaultdict(list)
+    for f in object_functions(path):
+        by_sec[f.shndx].append(f)
+    return {f.name: k for f, k in _direct_calls(e, by_sec, set(callees)).items()}
 
 
 def object_kind(build, obj):

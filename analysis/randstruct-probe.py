@@ -56,7 +56,6 @@ import collections
 import concurrent.futures
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -95,40 +94,11 @@ class SetupError(Exception):
 # ---------------------------------------------------------------- commands
 
 def kbuild_command(build, src):
-    """The compiler argv of BUILD's .o.cmd for SRC (a path relative to the
-    source tree), without ccache, -Wp,-MMD, -c, -o and the source; and the
-    absolute source path it compiled."""
-    obj = src[:-2] + ".o"
-    line = kelf.cmd_file(build, obj)
-    if not line:
-        return None, None
-    if "$" in line:
-        raise SetupError("%s: make escapes in the command of %s" % (build, obj))
-    toks = shlex.split(line)
-    if ";" in toks:
-        toks = toks[:toks.index(";")]
-    if toks and toks[0] == "ccache":
-        toks = toks[1:]
-    out, source, i = [], None, 0
-    while i < len(toks):
-        t = toks[i]
-        if t == "-o":
-            i += 2
-            continue
-        if t == "-c" or t.startswith("-Wp,-MMD") or t.startswith("-Wp,-MD"):
-            i += 1
-            continue
-        if i == len(toks) - 1 and t.endswith(".c"):
-            source = t
-            i += 1
-            continue
-        out.append(t)
-        i += 1
-    if source is None:
-        raise SetupError("%s: no C source in the command of %s" % (build, obj))
-    if not os.path.isabs(source):
-        source = os.path.normpath(os.path.join(build, source))
-    return out, source
+    """kelf.compile_command, its problems as SetupError."""
+    try:
+        return kelf.compile_command(build, src)
+    except ValueError as e:
+        raise SetupError(str(e))
 
 
 def without_randstruct(argv):
