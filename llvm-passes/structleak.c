@@ -8,6 +8,10 @@
  *              struct/union (through arrays)
  *   byref      also structs/unions whose address escapes
  *   byref-all  also any local whose address escapes
+ * and the common -passport-structleak[-verbose|-disable]. -verbose prints
+ * one note per decision (GCC's "... will be forcibly initialized", with the
+ * bytes zeroed), and which zeroings run on every iteration of a loop;
+ * analysis/structleak-cost.py puts them beside each function's code growth.
  *
  * What the IR cannot say comes from the frontend half
  * (structleak-frontend.cpp): each candidate local arrives as
@@ -24,7 +28,8 @@
  * Where: right after the declaration's annotation, i.e. after
  * llvm.lifetime.start and before the initialiser, so a variable declared in
  * a loop body is zeroed on every iteration (GCC zeroes once at function
- * entry).  If a jump can reach a use of the variable without passing the
+ * entry; here an entry store would be dead, as the slot's contents end with
+ * each iteration's llvm.lifetime.end and stack colouring may share it).  If a jump can reach a use of the variable without passing the
  * declaration (a declaration before the first `case` of a switch; Clang
  * then emits no lifetime markers for it), it is zeroed at function entry as
  * well.  Aggregates are zeroed whole, padding included, with llvm.memset.
@@ -294,6 +299,39 @@ static bool declaration_bypassed(LLVMValueRef fn, struct candidate *c)
 	return bypassed;
 }
 
+/* Can BB reach itself? (Its declarations then run once per iteration.) Only
+ * for the verbose notes: a walk over the function's blocks. */
+static bool in_cycle(LLVMBasicBlockRef bb)
+{
+	LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+	unsigned n = LLVMCountBasicBlocks(fn), head = 0, tail = 0;
+	LLVMBasicBlockRef *blocks = malloc(n * sizeof(*blocks)), *queue = malloc(n * sizeof(*queue));
+	bool *seen = calloc(n, sizeof(*seen)), found = false;
+
+	if (!blocks || !queue || !seen)
+		abort();
+	LLVMGetBasicBlocks(fn, blocks);
+	queue[tail++] = bb;
+	while (head < tail && !found) {
+		LLVMValueRef term = LLVMGetBasicBlockTerminator(queue[head++]);
+
+		for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term) && !found; k++) {
+			LLVMBasicBlockRef succ = LLVMGetSuccessor(term, k);
+			int idx = block_index(blocks, n, succ);
+
+			found = succ == bb;
+			if (idx >= 0 && !seen[idx]) {
+				seen[idx] = true;
+				queue[tail++] = succ;
+			}
+		}
+	}
+	free(blocks);
+	free(queue);
+	free(seen);
+	return found;
+}
+
 /* ---- zeroing ------------------------------------------------------------ */
 
 static void emit_zero(struct structleak *s, LLVMValueRef alloca)
@@ -334,9 +372,14 @@ static void handle(struct structleak *s, LLVMValueRef fn, struct candidate *c)
 	}
 	/* GCC's wording: "byref" if the mode is byref* and it is addressable. */
 	what = byref ? "byref" : "userspace";
-	passport_note(s->pass, "%.*s:%u:%u: %s(): %s variable '%.*s' (%s) will be forcibly initialized",
+	passport_note(s->pass, "%.*s:%u:%u: %s(): %s variable '%.*s' (%s) will be forcibly initialized (%llu bytes)",
 		      (int)c->file_len, c->file, c->line, c->col, passport_name(fn), what,
-		      (int)c->name_len, c->name, c->kind);
+		      (int)c->name_len, c->name, c->kind,
+		      (unsigned long long)object_bytes(s, c->alloca));
+	if (s->pass->verbose && in_cycle(LLVMGetInstructionParent(c->call)))
+		passport_note(s->pass, "%.*s:%u:%u: %s(): '%.*s' is declared in a loop: zeroed on every iteration",
+			      (int)c->file_len, c->file, c->line, c->col, passport_name(fn),
+			      (int)c->name_len, c->name);
 	passport_position_after(s->b, c->call);
 	emit_zero(s, c->alloca);
 	if (declaration_bypassed(fn, c)) {

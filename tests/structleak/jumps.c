@@ -51,6 +51,8 @@ skip:
 	sink(&p);
 	return p.c;
 }
-// NOTE: in_loop(): byref variable 'p' (struct) will be forcibly initialized
-// NOTE: bypassed(): byref variable 'p' (struct) will be forcibly initialized
+// NOTE: in_loop(): byref variable 'p' (struct) will be forcibly initialized (16 bytes)
+// NOTE: in_loop(): 'p' is declared in a loop: zeroed on every iteration
+// NOTE: bypassed(): byref variable 'p' (struct) will be forcibly initialized (16 bytes)
+// NOTE-NOT: bypassed(): 'p' is declared in a loop
 // NOTE: bypassed(): 'p' can be used without passing its declaration: also zeroed at function entry
