@@ -25,6 +25,15 @@
  *
  * Options (kernel command line, read from /proc/cmdline):
  *   passport.bench_samples=N   samples per op (default per op, 5..1000)
+ *   passport.bench_profile=OP  instead of the above: the profile window of
+ *                              qemu/profile.sh. After one warm-up batch of
+ *                              OP: "profile start", 2 s of sleep (the host
+ *                              turns QEMU's execution log on), getppid(),
+ *                              passport.bench_calls=N calls of OP (default
+ *                              20), getppid(), "profile stop", 1 s of sleep
+ *                              (the host turns the log off). The two
+ *                              getppid() calls, which nothing else makes,
+ *                              mark the window's ends in QEMU's log.
  * stack_erasing is only switched when the command line has passport.run=
  * (the passport guest); elsewhere, e.g. on a host, only phase "none" runs.
  *
@@ -32,6 +41,8 @@
  *   passport: bench: info KEY=VALUE...
  *   passport: bench: result phase=P op=O samples=N batch=B min_ns=X median_ns=X max_ns=X
  *   passport: bench: depth phase=P op=O erase_depth=BYTES
+ *   passport: bench: profile start op=O calls=N
+ *   passport: bench: profile stop op=O calls=N
  *   passport: bench: done
  * Exit status 0 when every op ran.
  */
@@ -422,6 +433,44 @@ static void open_fds(void)
 	}
 }
 
+static const struct op *op_named(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NOPS; i++)
+		if (strlen(ops[i].name) == len && !strncmp(ops[i].name, name, len))
+			return &ops[i];
+	return NULL;
+}
+
+/* The profile window of passport.bench_profile=OP (see the header). */
+static void run_profile(const char *spec)
+{
+	const struct op *o = op_named(spec, strcspn(spec, " \n"));
+	long calls = cmdline_long("passport.bench_calls=");
+
+	if (!o) {
+		out("error: passport.bench_profile=%.*s: no such op", (int)strcspn(spec, " \n"), spec);
+		failures++;
+		return;
+	}
+	if (calls <= 0)
+		calls = 20;
+	if (o->fn(o->batch)) {   /* warm-up, outside the window */
+		out("error op=%s: %s", o->name, strerror(errno));
+		failures++;
+		return;
+	}
+	out("profile start op=%s calls=%ld", o->name, calls);
+	sleep(2);
+	syscall(SYS_getppid);
+	if (o->fn((int)calls))
+		failures++;
+	syscall(SYS_getppid);
+	out("profile stop op=%s calls=%ld", o->name, calls);
+	sleep(1);
+}
+
 int main(void)
 {
 	static const char erasing[] = "/proc/sys/kernel/stack_erasing";
@@ -437,7 +486,9 @@ int main(void)
 	info_file("stack_erasing", erasing);
 	info_file("randomize_va_space", "/proc/sys/kernel/randomize_va_space");
 	out("info fds=%d ops=%zu in_guest=%d", nfds, NOPS, in_guest);
-	if (has_erasing) {
+	if (in_guest && cmdline_find("passport.bench_profile=")) {
+		run_profile(cmdline_find("passport.bench_profile="));
+	} else if (has_erasing) {
 		run_all(erasing, depths);
 		run_user_limits(depths);
 	} else {

@@ -3,6 +3,7 @@
 #
 # usage: qemu/boot.sh --kernel BZIMAGE --initrd CPIO --run ACTIONS --log FILE
 #            [--append EXTRA] [--timeout S] [--icount] [--accel auto|tcg|kvm]
+#            [--monitor SOCKET] [--qemu-arg ARG...]
 #
 #   --run ACTIONS  comma-separated init actions (qemu/init.c), passed as
 #                  passport.run=ACTIONS; may be empty
@@ -14,6 +15,10 @@
 #                  finishes within 20 s (the result is cached in
 #                  build/qemu/kvm-probe.txt; delete it to probe again), else TCG
 #   --log FILE     the serial console log
+#   --monitor SOCKET  QEMU's human monitor on this Unix socket (default: no
+#                  monitor), e.g. to switch QEMU's logging during the boot
+#                  (qemu/profile.sh)
+#   --qemu-arg ARG one more QEMU argument (repeatable), e.g. -d and -D
 #
 # Exit status: 0 when the guest's init printed "passport: done: 0 action(s)
 # failed" and QEMU exited; 1 on timeout, a QEMU error, a failed or unknown
@@ -28,6 +33,7 @@ usage() { sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
 kernel='' initrd='' run='' run_set=0 append='' timeout=300 icount=0 log='' accel=auto
+monitor=none qemu_args=()
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) kernel=${2:?}; shift ;;
@@ -38,6 +44,8 @@ while [ $# -gt 0 ]; do
     --icount) icount=1 ;;
     --accel) accel=${2:?}; shift ;;
     --log) log=${2:?}; shift ;;
+    --monitor) monitor=unix:${2:?},server,nowait; shift ;;
+    --qemu-arg) qemu_args+=("${2:?}"); shift ;;
     -h|--help) usage ;;
     *) echo "$prog: unknown argument: $1" >&2; usage ;;
   esac
@@ -59,7 +67,7 @@ run_qemu() {
   while [ "$1" != -- ]; do args+=("$1"); shift; done
   shift
   timeout -k 5 "$t" "$qemu" -m 512 -nodefaults -display none -no-reboot \
-    -monitor none -serial "file:$qlog" "${args[@]}" \
+    -monitor "$monitor" -serial "file:$qlog" "${qemu_args[@]}" "${args[@]}" \
     -kernel "$kernel" -initrd "$initrd" -append "$*" </dev/null
 }
 
