@@ -47,9 +47,10 @@ scripts/llvm-passes: add the passport sources
 The LLVM pass plugin that gives Clang builds the hardening of the GCC
 plugins: one C file per pass over the LLVM C API (stackleak.c,
 structleak.c, latent_entropy.c, randstruct.c), a shared helper layer
-(passport.h, helpers.c), the C++ registration shim (shim.cpp), the Clang
-frontend halves (*-frontend.cpp), the version-checking loader (loader.c)
-and stackleak's post-codegen step (finalize.c).
+(passport.h, helpers.c, frame-bound.c), the C++ registration shim
+(shim.cpp), the Clang frontend halves (*-frontend.cpp), the
+version-checking loader (loader.c) and stackleak's post-codegen step
+(finalize.c).
 
 Generated from the passport repository's llvm-passes/; built by the
 next patch.

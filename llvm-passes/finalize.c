@@ -18,6 +18,14 @@
  * slots and alignment padding, without callee-saved pushes or the return
  * address.  Running it twice changes nothing the second time.
  *
+ * The pass leaves the call out of functions whose frame it bounds below
+ * track-min-size from the IR (frame-bound.c), and records each with its
+ * bound in .discard.passport_stackleak_small.  That bound is a model of the
+ * register allocator, so this tool checks every such function against
+ * .stack_sizes and fails, naming it, if its frame reached track-min-size:
+ * the frame would be untracked.  (-mllvm -passport-stackleak-prove-small=off
+ * is the workaround, and a model that is wrong is a bug to report.)
+ *
  * Usage: passport-finalize --track-min-size=N [--summary|--verbose] OBJECT...
  *   --summary  one line per object: functions tracked, why, and dropped
  *   --verbose  also one line per function, in the GCC plugin's words
@@ -82,6 +90,9 @@ struct object {
 	/* entry calls recorded by the pass: section index and offset */
 	struct { size_t shndx; GElf_Addr off; } *entries;
 	size_t nentries;
+	/* functions the pass left without a call: where, and its bound */
+	struct { size_t shndx; GElf_Addr off; uint32_t bound; } *smalls;
+	size_t nsmalls;
 };
 
 static const char *section_name(struct object *o, Elf_Scn *scn)
@@ -255,6 +266,42 @@ static void load_entries(struct object *o)
 	}
 }
 
+#define SMALL_SECTION ".discard.passport_stackleak_small"
+
+/* The functions the pass left out: records of an R_X86_64_64 address (at
+ * offset 12k) and a 4-byte bound (at 12k + 8). */
+static void load_smalls(struct object *o)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o->elf, scn));) {
+		Elf_Data *data, *rdata;
+		Elf_Scn *rela;
+		GElf_Shdr rsh;
+
+		if (strcmp(section_name(o, scn), SMALL_SECTION))
+			continue;
+		if (!(rela = relocations_for(o, elf_ndxscn(scn))))
+			fail(SMALL_SECTION " without relocations");
+		data = elf_getdata(scn, NULL);
+		rdata = elf_getdata(rela, NULL);
+		gelf_getshdr(rela, &rsh);
+		for (size_t r = 0; r < rsh.sh_size / rsh.sh_entsize; r++) {
+			GElf_Rela rel;
+			GElf_Sym sym;
+			uint32_t bound;
+
+			gelf_getrela(rdata, (int)r, &rel);
+			if (rel.r_offset % 12 || rel.r_offset + 12 > data->d_size)
+				fail(SMALL_SECTION ": a record is not 12 bytes");
+			memcpy(&bound, (const char *)data->d_buf + rel.r_offset + 8, 4);
+			symbol(o, GELF_R_SYM(rel.r_info), &sym);
+			o->smalls = realloc(o->smalls, (o->nsmalls + 1) * sizeof(*o->smalls));
+			o->smalls[o->nsmalls].shndx = sym.st_shndx;
+			o->smalls[o->nsmalls].off = sym.st_value + rel.r_addend;
+			o->smalls[o->nsmalls++].bound = bound;
+		}
+	}
+}
+
 static bool is_entry(struct object *o, size_t shndx, GElf_Addr at)
 {
 	for (size_t i = 0; i < o->nentries; i++)
@@ -321,8 +368,38 @@ static void drop(struct site *s)
 }
 
 struct totals {
-	unsigned kept_frame, kept_alloca, dropped;
+	unsigned kept_frame, kept_alloca, dropped, left_out;
 };
+
+/* F's frame as GCC counts it (.stack_sizes without the pushes). */
+static long frame_of(struct object *o, struct function *f)
+{
+	Elf_Data *text = elf_getdata(elf_getscn(o->elf, f->shndx), NULL);
+
+	if (f->stack_size < 0)
+		fail("no .stack_sizes entry for %s(): compile with -fstack-size-section", f->name);
+	return f->stack_size - 8L * prologue_pushes(text->d_buf, text->d_size, f);
+}
+
+/* Every function the pass left out must have stayed below MIN_SIZE. */
+static void check_smalls(struct object *o, long min_size, struct totals *t)
+{
+	for (size_t i = 0; i < o->nsmalls; i++) {
+		struct function *f = function_at(o, o->smalls[i].shndx, o->smalls[i].off);
+		long frame;
+
+		if (!f)
+			fail(SMALL_SECTION ": a record outside any function");
+		frame = frame_of(o, f);
+		if (frame >= min_size)
+			fail("%s(): frame %ld >= track-min-size %ld, but stackleak bounded it by %u in the IR and left it untracked; rebuild with -mllvm -passport-stackleak-prove-small=off and report this",
+			     f->name, frame, min_size, o->smalls[i].bound);
+		t->left_out++;
+		if (verbose)
+			printf("stackleak: no call in %s(): frame %ld < %ld (IR bound %u)\n",
+			       f->name, frame, min_size, o->smalls[i].bound);
+	}
+}
 
 /* Keep or drop each recorded entry call; report every function once. */
 static void decide(struct object *o, long min_size, struct totals *t)
@@ -330,7 +407,6 @@ static void decide(struct object *o, long min_size, struct totals *t)
 	for (size_t i = 0; i < o->nsites; i++) {
 		struct site *s = &o->sites[i];
 		struct function *f = s->fn;
-		Elf_Data *text;
 		long frame;
 
 		if (!s->entry)
@@ -341,10 +417,7 @@ static void decide(struct object *o, long min_size, struct totals *t)
 				printf("stackleak: instrument %s(): calls_alloca\n", f->name);
 			continue;
 		}
-		if (f->stack_size < 0)
-			fail("no .stack_sizes entry for %s(): compile with -fstack-size-section", f->name);
-		text = elf_getdata(s->text, NULL);
-		frame = f->stack_size - 8L * prologue_pushes(text->d_buf, text->d_size, f);
+		frame = frame_of(o, f);
 		if (frame >= min_size) {
 			t->kept_frame++;
 			if (verbose)
@@ -414,23 +487,26 @@ static void finalize(const char *path, long min_size)
 		if ((sh.sh_flags & SHF_EXECINSTR) && (rela = relocations_for(&o, elf_ndxscn(scn))))
 			find_sites(&o, scn, rela);
 	}
-	if (!o.nsites)
+	load_smalls(&o);
+	if (!o.nsites && !o.nsmalls)
 		goto out;
 	load_stack_sizes(&o);
+	check_smalls(&o, min_size, &t);
 	decide(&o, min_size, &t);
 	elf_flagelf(o.elf, ELF_C_SET, ELF_F_LAYOUT);
 	if (t.dropped && elf_update(o.elf, ELF_C_WRITE) < 0)
 		fail("cannot write: %s", elf_errmsg(-1));
 out:
 	if (verbose || summary)
-		printf("passport-finalize: %s: %u functions tracked (%u frame >= %ld, %u calls_alloca), %u dropped\n",
+		printf("passport-finalize: %s: %u functions tracked (%u frame >= %ld, %u calls_alloca), %u dropped, %u without a call (IR bound)\n",
 		       path, t.kept_frame + t.kept_alloca, t.kept_frame, min_size,
-		       t.kept_alloca, t.dropped);
+		       t.kept_alloca, t.dropped, t.left_out);
 	elf_end(o.elf);
 	close(fd);
 	free(o.fns);
 	free(o.sites);
 	free(o.entries);
+	free(o.smalls);
 }
 
 static _Noreturn void usage(void)

@@ -187,26 +187,28 @@ static bool intrinsic_is_free(LLVMValueRef callee)
 	return false;
 }
 
+bool passport_is_real_call(LLVMValueRef i)
+{
+	LLVMOpcode op = LLVMGetInstructionOpcode(i);
+	LLVMValueRef callee;
+
+	if (op != LLVMCall && op != LLVMInvoke && op != LLVMCallBr)
+		return false;
+	callee = LLVMGetCalledValue(i);
+	if (LLVMIsAInlineAsm(callee))
+		return false;	/* GCC: an asm is not a call */
+	return !(LLVMIsAFunction(callee) && LLVMGetIntrinsicID(callee) &&
+		 intrinsic_is_free(callee));
+}
+
 bool passport_makes_calls(LLVMValueRef fn)
 {
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-	     bb = LLVMGetNextBasicBlock(bb)) {
+	     bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-		     i = LLVMGetNextInstruction(i)) {
-			LLVMOpcode op = LLVMGetInstructionOpcode(i);
-			LLVMValueRef callee;
-
-			if (op != LLVMCall && op != LLVMInvoke && op != LLVMCallBr)
-				continue;
-			callee = LLVMGetCalledValue(i);
-			if (LLVMIsAInlineAsm(callee))
-				continue;	/* GCC: an asm is not a call */
-			if (LLVMIsAFunction(callee) && LLVMGetIntrinsicID(callee) &&
-			    intrinsic_is_free(callee))
-				continue;
-			return true;
-		}
-	}
+		     i = LLVMGetNextInstruction(i))
+			if (passport_is_real_call(i))
+				return true;
 	return false;
 }
 

@@ -147,6 +147,9 @@ void passport_remove_fn_attr(LLVMValueRef fn, const char *name);
  * count; memcpy/memset do, as GCC counts builtins.) */
 bool passport_makes_calls(LLVMValueRef fn);
 
+/* Is instruction I such a call (not an inline asm, not a free intrinsic)? */
+bool passport_is_real_call(LLVMValueRef i);
+
 /* Is the target x86 (32 or 64 bit)? */
 bool passport_target_is_x86(LLVMModuleRef M);
 
@@ -213,6 +216,21 @@ void passport_declared_like_clang(LLVMModuleRef M, LLVMValueRef global);
 
 /* Implemented in shim.cpp (no C API): set GLOBAL's dso_local flag. */
 void passport_set_dso_local(LLVMValueRef global);
+
+/* Implemented in shim.cpp: the constraint string of an InlineAsm value
+ * (not NUL-terminated; LEN bytes). */
+const char *passport_inline_asm_constraints(LLVMValueRef inline_asm, size_t *len);
+
+/* ---- frames (frame-bound.c) ---------------------------------------------- */
+
+/* An upper bound of F's final x86-64 frame in bytes (locals, spill slots and
+ * padding, as GCC's get_frame_size()), in *BOUND, when F is small enough to
+ * need no spill slot; false when there is none.  WHY says, in either case,
+ * what decided it (register counts, or what has no bound).  A model of the
+ * register allocator: its users must have the bound checked after code
+ * generation. */
+bool passport_frame_bound(LLVMModuleRef M, LLVMValueRef f, uint64_t *bound,
+			  char *why, size_t why_len);
 
 /* External declaration of a global variable NAME of type TY in M. */
 LLVMValueRef passport_declare_global(LLVMModuleRef M, LLVMTypeRef ty, const char *name);

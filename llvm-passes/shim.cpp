@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "llvm/IR/GlobalValue.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/CommandLine.h"
@@ -272,4 +273,14 @@ extern "C" __attribute__((visibility("default"))) void
 passport_set_dso_local(LLVMValueRef global)
 {
 	unwrap<GlobalValue>(global)->setDSOLocal(true);
+}
+
+/* passport.h: LLVM 14's C API cannot read an inline asm's constraints. */
+extern "C" __attribute__((visibility("default"))) const char *
+passport_inline_asm_constraints(LLVMValueRef inline_asm, size_t *len)
+{
+	StringRef c = unwrap<InlineAsm>(inline_asm)->getConstraintString();
+
+	*len = c.size();
+	return c.data();
 }

@@ -12,7 +12,12 @@
  * The IR cannot know that (spill slots come later), so by default
  * (frame=final) every candidate gets the call and `passport-finalize`
  * rewrites it into a same-size NOP after code generation where the frame in
- * .stack_sizes turned out smaller and there is no dynamic alloca.
+ * .stack_sizes turned out smaller and there is no dynamic alloca.  A NOP
+ * still runs, so on x86-64 a function whose frame cannot reach the threshold
+ * (frame-bound.c: allocas, stack arguments, asm slots, and no register
+ * pressure that could spill) gets no call at all; it gets a record of its
+ * bound instead, in ENTRY_SECTION's sibling SMALL_SECTION, and
+ * passport-finalize stops the build if its real frame reached the threshold.
  * frame=estimate decides here from the static allocas instead (what
  * upstream LLVM's stack-depth callback does); it misses spill-heavy frames
  * and is only for builds that cannot run the post-step.
@@ -28,8 +33,14 @@
  * Options (-mllvm -passport-stackleak-KEY=VALUE):
  *   track-min-size=N   required; frames >= N bytes are tracked (0..4096)
  *   frame=final|estimate
+ *   prove-small=on|off  frame=final on x86-64: leave out the call where the
+ *                      IR bounds the frame below N (default on)
+ * Debugging: -passport-stackleak-verbose says, per function, why it is
+ * skipped, a candidate, or left out with its bound; passport-finalize
+ * --verbose then gives the real frames.
  * and the common -passport-stackleak[-verbose|-disable].
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "passport.h"
@@ -44,6 +55,7 @@ static const char *const excluded_sections[] = {
 
 enum frame_rule { FRAME_FINAL, FRAME_ESTIMATE };
 static const char *const frame_rules[] = { "final", "estimate", NULL };
+static const char *const on_off[] = { "off", "on", NULL };
 
 struct stackleak {
 	const struct passport_pass *pass;
@@ -53,6 +65,7 @@ struct stackleak {
 	const char *sp_constraint;
 	long min_size;
 	enum frame_rule rule;
+	bool prove_small;
 	/* per function */
 	LLVMValueRef fn;
 	unsigned dynamic_allocas;
@@ -73,6 +86,21 @@ static const char asm_entry_call[] =
 	".pushsection " ENTRY_SECTION ",\"\",@progbits\n\t"
 	".quad 1b\n\t"
 	".popsection";
+
+/* A function left without a call, for passport-finalize to check: where it
+ * is (a label at its entry, which emits no code) and the bound. */
+#define SMALL_SECTION ".discard.passport_stackleak_small"
+
+static void record_left_out(struct stackleak *s, uint64_t bound)
+{
+	char text[160];
+
+	snprintf(text, sizeof(text),
+		 "1:\n\t.pushsection " SMALL_SECTION ",\"\",@progbits\n\t"
+		 ".quad 1b\n\t.long %u\n\t.popsection", (unsigned)bound);
+	passport_position_at_entry(s->b, s->fn);
+	passport_insert_asm(s->b, text, "", NULL, 0);
+}
 
 /* The optimizer ran before this pass and may have inferred that F touches
  * no global memory; the tracker writes some, so forget what it inferred. */
@@ -141,6 +169,8 @@ static void instrument_function(struct stackleak *s, LLVMValueRef fn)
 {
 	const char *name = passport_name(fn);
 	const char *why_not;
+	uint64_t bound;
+	char why[96] = "prove-small is off";
 	bool leaf;
 
 	if (!passport_is_definition(fn) || !strcmp(name, TRACKER))
@@ -166,6 +196,16 @@ static void instrument_function(struct stackleak *s, LLVMValueRef fn)
 		passport_note(s->pass, "skip %s(): %s", name, why_not);
 		return;
 	}
+	if (s->prove_small && !s->dynamic_allocas &&
+	    passport_frame_bound(s->M, fn, &bound, why, sizeof(why))) {
+		if (bound < (uint64_t)s->min_size) {
+			record_left_out(s, bound);
+			passport_note(s->pass, "skip %s(): frame <= %llu < %ld bytes (IR bound, checked by passport-finalize)",
+				      name, (unsigned long long)bound, s->min_size);
+			return;
+		}
+		snprintf(why, sizeof(why), "frame <= %llu bytes", (unsigned long long)bound);
+	}
 	if (s->rule == FRAME_ESTIMATE && !s->dynamic_allocas &&
 	    s->static_bytes < (uint64_t)s->min_size) {
 		passport_note(s->pass, "skip %s(): allocas %llu < %ld bytes (estimate)",
@@ -178,10 +218,11 @@ static void instrument_function(struct stackleak *s, LLVMValueRef fn)
 	if (s->rule == FRAME_ESTIMATE)
 		passport_note(s->pass, "instrument %s(): %s", name,
 			      s->dynamic_allocas ? "calls_alloca" : "allocas >= track-min-size (estimate)");
+	else if (s->dynamic_allocas)
+		passport_note(s->pass, "candidate %s(): calls_alloca, kept", name);
 	else
-		passport_note(s->pass, "candidate %s(): %s", name,
-			      s->dynamic_allocas ? "calls_alloca, kept" :
-			      "entry call kept if the final frame is >= track-min-size (passport-finalize)");
+		passport_note(s->pass, "candidate %s(): entry call kept if the final frame is >= track-min-size (passport-finalize; IR bound: %s)",
+			      name, why);
 }
 
 static bool stackleak_run(const struct passport_pass *pass, LLVMModuleRef M)
@@ -196,6 +237,9 @@ static bool stackleak_run(const struct passport_pass *pass, LLVMModuleRef M)
 		passport_fatal(pass, "track-min-size is required: -mllvm -passport-stackleak-track-min-size=N");
 	s.rule = passport_option_choice(pass, "frame", frame_rules, FRAME_FINAL);
 	s.asm_form = passport_target_is_x86(M);
+	/* Only passport-finalize can check a bound: x86-64, frame=final. */
+	s.prove_small = passport_option_choice(pass, "prove-small", on_off, 1) &&
+			s.rule == FRAME_FINAL && s.asm_form;
 	s.sp_constraint = LLVMPointerSize(LLVMGetModuleDataLayout(M)) == 8 ?
 		"{rsp},~{memory},~{dirflag},~{fpsr},~{flags}" :
 		"{esp},~{memory},~{dirflag},~{fpsr},~{flags}";
@@ -211,6 +255,7 @@ static bool stackleak_run(const struct passport_pass *pass, LLVMModuleRef M)
 static struct passport_option stackleak_options[] = {
 	{ "track-min-size", "frames of at least this many bytes are tracked (required)" },
 	{ "frame", "final (decided after codegen by passport-finalize) or estimate (allocas)" },
+	{ "prove-small", "on (default) or off: with frame=final on x86-64, no call where the IR bounds the frame below track-min-size" },
 	{ NULL },
 };
 

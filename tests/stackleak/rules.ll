@@ -6,9 +6,12 @@
 ; RUN: %passport_opt -passes=passport-stackleak -passport-stackleak-track-min-size=100 \
 ; RUN:   -passport-stackleak-frame=estimate -S %s | FileCheck %s --check-prefixes=CHECK,EST
 ; frame=final (the default) gives every candidate a removable entry call,
-; recorded in .discard.passport_stackleak_entry for passport-finalize:
+; recorded in .discard.passport_stackleak_entry for passport-finalize, but
+; for a function whose frame the IR bounds below the threshold (frame-bound.ll):
 ; RUN: %passport_opt -passes=passport-stackleak -passport-stackleak-track-min-size=100 \
-; RUN:   -S %s | FileCheck %s --check-prefixes=CHECK,FINAL
+; RUN:   -S %s | FileCheck %s --check-prefixes=CHECK,FINAL,PROVE
+; RUN: %passport_opt -passes=passport-stackleak -passport-stackleak-track-min-size=100 \
+; RUN:   -passport-stackleak-prove-small=off -S %s | FileCheck %s --check-prefixes=CHECK,FINAL,ALL
 ; The opt-out and the required option:
 ; RUN: %passport_opt -passes=passport-stackleak -passport-stackleak-track-min-size=100 \
 ; RUN:   -passport-stackleak-disable -S %s | FileCheck %s --check-prefix=OFF
@@ -31,10 +34,15 @@ define void @big_frame() {
   ret void
 }
 
-; 16 bytes: the estimate leaves it alone; final mode lets passport-finalize decide.
+; 16 bytes: the estimate leaves it alone; final mode bounds it by 24 (the
+; alloca, 8 bytes of padding) and records that, or with prove-small=off lets
+; passport-finalize decide.
 ; CHECK-LABEL: define void @small_frame(
 ; EST-NOT:       stackleak_track_stack
-; FINAL:         call void asm sideeffect "1: call stackleak_track_stack
+; PROVE-NOT:     stackleak_track_stack
+; PROVE:         .pushsection .discard.passport_stackleak_small,{{.*}}.quad 1b\0A\09.long 24\0A
+; PROVE-NOT:     stackleak_track_stack
+; ALL:           call void asm sideeffect "1: call stackleak_track_stack
 ; CHECK:         ret void
 define void @small_frame() {
   %b = alloca [16 x i8], align 16

@@ -1,5 +1,5 @@
 // Runtime: deep frames and VLAs move the tracked lowest stack pointer;
-// a shallow function's call is gone after the post-step (but not before it).
+// a shallow function has no call (the IR bound, or else the post-step).
 // The driver and the tracker are in Inputs/runtime-main.c, compiled without
 // the pass, so the optimizer cannot see through the measured functions.
 // RUN: %clang -O2 -c %S/Inputs/runtime-main.c -o %t.main.o
@@ -7,9 +7,12 @@
 // RUN: %clang %t.o %t.main.o -o %t && %t | FileCheck %s --check-prefixes=CHECK,FINAL
 // RUN: %cc %clang $(%flags --stackleak=100) -O0 -c %s -o %t.O0.o
 // RUN: %clang %t.O0.o %t.main.o -o %t.O0 && %t.O0 | FileCheck %s --check-prefixes=CHECK,FINAL
-// Without the post-step every candidate keeps its call:
+// Without the post-step the IR bound alone leaves shallow() without a call:
 // RUN: %clang $(%flags --stackleak=100) -O2 -c %s -o %t.raw.o
-// RUN: %clang %t.raw.o %t.main.o -o %t.raw && %t.raw | FileCheck %s --check-prefixes=CHECK,RAW
+// RUN: %clang %t.raw.o %t.main.o -o %t.raw && %t.raw | FileCheck %s --check-prefixes=CHECK,FINAL
+// With prove-small off and no post-step, every candidate keeps its call:
+// RUN: %clang $(%flags --stackleak=100 --stackleak-prove-small=off) -O2 -c %s -o %t.all.o
+// RUN: %clang %t.all.o %t.main.o -o %t.all && %t.all | FileCheck %s --check-prefixes=CHECK,RAW
 #include <string.h>
 
 __attribute__((noinline)) int shallow(int x) { volatile char b[16]; b[0] = x; return b[0]; }

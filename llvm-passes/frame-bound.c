@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frame-bound.c - how large can a function's final stack frame get?
+ *
+ * stackleak's entry call is only wanted where the final frame reaches
+ * track-min-size, and the IR does not know the final frame: spill slots come
+ * with register allocation.  passport-finalize decides after code generation
+ * and turns unwanted calls into NOPs, but a NOP still runs.  For the many
+ * small functions whose frame cannot come near the threshold (the hot ones:
+ * __fget_light runs once per fd in poll), this bound lets the pass leave the
+ * call out altogether.
+ *
+ * The bound, for x86-64, in the terms of GCC's get_frame_size() (no
+ * callee-saved pushes, no return address), is the sum of
+ *   - the static allocas, each rounded up to max(8, its alignment);
+ *   - the stack-passed part of the largest outgoing argument list (the
+ *     registers beyond rdi..r9, 8 bytes each);
+ *   - 8 bytes per inline-asm operand that may be memory ("m", "g", "rm"...;
+ *     the backend picks memory for such an SSA value, so it needs a slot);
+ *   - 8 bytes of alignment padding;
+ * provided nothing is spilled.  "Nothing is spilled" is a model, not a
+ * proof: at most ACROSS_CALL_REGS register-sized SSA values are live across
+ * any call, so they fit the five callee-saved registers (rbx, r12-r15; rbp
+ * may be the frame pointer), and at most LIVE_REGS at any point, which
+ * leaves three of the fourteen allocatable registers to the instruction
+ * selector's temporaries and fixed-register instructions.  Past that, or
+ * with a byval argument, a dynamic alloca, or a function too large to
+ * analyse cheaply, there is no bound.  The stackleak pass records each
+ * function it leaves out with its bound, and passport-finalize checks them
+ * all against .stack_sizes: a function that reached track-min-size stops the
+ * build, so a wrong model is loud, never an untracked frame.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passport.h"
+
+/* Registers' worth of values that need no spill slot (see above). */
+#define ACROSS_CALL_REGS 5
+#define LIVE_REGS 11
+/* Larger functions are not analysed: their bound would not be small. */
+#define MAX_VALUES 512
+#define MAX_BLOCKS 128
+#define WORDS (MAX_VALUES / 64)
+
+typedef uint64_t bitset[WORDS];
+
+struct value {
+	LLVMValueRef v;
+	unsigned regs;		/* 8-byte registers it occupies */
+};
+
+struct block {
+	LLVMBasicBlockRef bb;
+	bitset def, use, in, out;
+};
+
+struct liveness {
+	LLVMTargetDataRef td;
+	struct value *values;	/* sorted by pointer */
+	size_t nvalues;
+	struct block *blocks;	/* sorted by pointer */
+	size_t nblocks;
+};
+
+static int by_pointer(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int value_index(const struct liveness *l, LLVMValueRef v)
+{
+	const struct value *hit = bsearch(&v, l->values, l->nvalues, sizeof(*hit), by_pointer);
+
+	return hit ? (int)(hit - l->values) : -1;
+}
+
+static struct block *block_of(const struct liveness *l, LLVMBasicBlockRef bb)
+{
+	return bsearch(&bb, l->blocks, l->nblocks, sizeof(*l->blocks), by_pointer);
+}
+
+static unsigned registers_for(LLVMTargetDataRef td, LLVMTypeRef ty)
+{
+	unsigned long long bytes = LLVMStoreSizeOfType(td, ty);
+
+	return bytes <= 8 ? 1 : (unsigned)((bytes + 7) / 8);
+}
+
+/* Does V need a register?  Static allocas are rsp-relative addresses the
+ * backend rematerializes; void, label, token and metadata values are unsized. */
+static bool occupies_register(LLVMValueRef v)
+{
+	if (!LLVMTypeIsSized(LLVMTypeOf(v)))
+		return false;
+	return !(LLVMIsAAllocaInst(v) && !passport_alloca_is_dynamic(v));
+}
+
+static bool add_value(struct liveness *l, LLVMValueRef v)
+{
+	if (!occupies_register(v))
+		return true;
+	if (l->nvalues == MAX_VALUES)
+		return false;
+	l->values[l->nvalues++] = (struct value){ v, registers_for(l->td, LLVMTypeOf(v)) };
+	return true;
+}
+
+/* Number F's arguments and register-sized results, and its blocks. */
+static bool collect(struct liveness *l, LLVMValueRef f)
+{
+	for (LLVMValueRef a = LLVMGetFirstParam(f); a; a = LLVMGetNextParam(a))
+		if (!add_value(l, a))
+			return false;
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+		if (l->nblocks == MAX_BLOCKS)
+			return false;
+		memset(&l->blocks[l->nblocks], 0, sizeof(*l->blocks));
+		l->blocks[l->nblocks++].bb = bb;
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+			if (!add_value(l, i))
+				return false;
+	}
+	qsort(l->values, l->nvalues, sizeof(*l->values), by_pointer);
+	qsort(l->blocks, l->nblocks, sizeof(*l->blocks), by_pointer);
+	return true;
+}
+
+static void set_bit(uint64_t *s, int i) { s[i / 64] |= 1ull << (i % 64); }
+static void clear_bit(uint64_t *s, int i) { s[i / 64] &= ~(1ull << (i % 64)); }
+static bool test_bit(const uint64_t *s, int i) { return s[i / 64] >> (i % 64) & 1; }
+
+/* Operand N of I as a tracked value's index, or -1.  A call's callee is an
+ * operand too, a global (untracked) unless the call is indirect. */
+static int operand_index(const struct liveness *l, LLVMValueRef i, unsigned n)
+{
+	return value_index(l, LLVMGetOperand(i, n));
+}
+
+/* use/def per block; a phi's incoming value is used at the end of the
+ * incoming block, not in the phi's block. */
+static void local_sets(struct liveness *l)
+{
+	for (size_t k = 0; k < l->nblocks; k++) {
+		struct block *b = &l->blocks[k];
+
+		for (LLVMValueRef i = LLVMGetFirstInstruction(b->bb); i; i = LLVMGetNextInstruction(i)) {
+			int d = value_index(l, i);
+
+			if (LLVMIsAPHINode(i)) {
+				for (unsigned n = 0; n < LLVMCountIncoming(i); n++) {
+					int u = value_index(l, LLVMGetIncomingValue(i, n));
+					struct block *from = block_of(l, LLVMGetIncomingBlock(i, n));
+
+					if (u >= 0 && from)
+						set_bit(from->out, u);
+				}
+			} else {
+				for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
+					int u = operand_index(l, i, n);
+
+					if (u >= 0 && !test_bit(b->def, u))
+						set_bit(b->use, u);
+				}
+			}
+			if (d >= 0)
+				set_bit(b->def, d);
+		}
+	}
+}
+
+/* in = use | (out - def), out = phi uses | union of the successors' in. */
+static void solve(struct liveness *l)
+{
+	bitset phi_out[MAX_BLOCKS];
+	bool changed = true;
+
+	for (size_t k = 0; k < l->nblocks; k++)
+		memcpy(phi_out[k], l->blocks[k].out, sizeof(bitset));
+	while (changed) {
+		changed = false;
+		for (size_t k = l->nblocks; k-- > 0;) {
+			struct block *b = &l->blocks[k];
+			LLVMValueRef term = LLVMGetBasicBlockTerminator(b->bb);
+			bitset out, in;
+
+			memcpy(out, phi_out[k], sizeof(bitset));
+			for (unsigned s = 0; term && s < LLVMGetNumSuccessors(term); s++) {
+				struct block *succ = block_of(l, LLVMGetSuccessor(term, s));
+
+				for (int w = 0; succ && w < WORDS; w++)
+					out[w] |= succ->in[w];
+			}
+			for (int w = 0; w < WORDS; w++)
+				in[w] = b->use[w] | (out[w] & ~b->def[w]);
+			if (memcmp(in, b->in, sizeof(bitset)) || memcmp(out, b->out, sizeof(bitset))) {
+				memcpy(b->in, in, sizeof(bitset));
+				memcpy(b->out, out, sizeof(bitset));
+				changed = true;
+			}
+		}
+	}
+}
+
+static unsigned registers_live(const struct liveness *l, const uint64_t *live)
+{
+	unsigned regs = 0;
+
+	for (size_t v = 0; v < l->nvalues; v++)
+		if (test_bit(live, (int)v))
+			regs += l->values[v].regs;
+	return regs;
+}
+
+/* The most registers live at once, and across a call (live after it, but
+ * its result): walk each block backwards from its live-out set, counting
+ * at each instruction what is live after it, its result included even when
+ * unused, and what is live before it. */
+static unsigned max_pressure(const struct liveness *l, unsigned *across)
+{
+	unsigned most = 0;
+
+	*across = 0;
+
+	for (size_t k = 0; k < l->nblocks; k++) {
+		const struct block *b = &l->blocks[k];
+		bitset live;
+
+		memcpy(live, b->out, sizeof(bitset));
+		for (LLVMValueRef i = LLVMGetLastInstruction(b->bb); i; i = LLVMGetPreviousInstruction(i)) {
+			int d = value_index(l, i);
+			unsigned now;
+
+			if (passport_is_real_call(i)) {
+				if (d >= 0)
+					clear_bit(live, d);
+				now = registers_live(l, live);
+				if (now > *across)
+					*across = now;
+			}
+			if (d >= 0)
+				set_bit(live, d);
+			now = registers_live(l, live);
+			if (now > most)
+				most = now;
+			if (d >= 0)
+				clear_bit(live, d);
+			if (!LLVMIsAPHINode(i))
+				for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
+					int u = operand_index(l, i, n);
+
+					if (u >= 0)
+						set_bit(live, u);
+				}
+			now = registers_live(l, live);
+			if (now > most)
+				most = now;
+		}
+	}
+	return most;
+}
+
+/* Does the inline-asm constraint list allow memory for an operand that is
+ * not indirect?  Then the backend may give that operand a stack slot. */
+static unsigned asm_memory_operands(LLVMValueRef inline_asm)
+{
+	size_t len;
+	const char *c = passport_inline_asm_constraints(inline_asm, &len);
+	const char *end = c + len;
+	unsigned slots = 0;
+
+	while (c < end) {
+		bool clobber = *c == '~', indirect = false, memory = false;
+
+		for (; c < end && *c != ','; c++) {
+			if (*c == '{') {	/* a named register: skip its name */
+				while (c < end && *c != '}')
+					c++;
+				continue;
+			}
+			indirect |= *c == '*';
+			memory |= strchr("mogVX<>", *c) != NULL;
+		}
+		slots += !clobber && !indirect && memory;
+		c += c < end;
+	}
+	return slots;
+}
+
+/* Bytes of stack the argument list of CALL takes beyond the six integer
+ * argument registers; -1 for a byval argument (a copy of any size). */
+static long outgoing_stack_bytes(LLVMTargetDataRef td, LLVMValueRef call)
+{
+	static unsigned byval;
+	unsigned regs = 0, n = LLVMGetNumArgOperands(call);
+
+	if (!byval)
+		byval = LLVMGetEnumAttributeKindForName("byval", 5);
+	for (unsigned a = 0; a < n; a++) {
+		LLVMTypeRef ty = LLVMTypeOf(LLVMGetOperand(call, a));
+
+		if (LLVMGetCallSiteEnumAttribute(call, a + 1, byval))
+			return -1;
+		if (LLVMTypeIsSized(ty))	/* not metadata (intrinsics) */
+			regs += registers_for(td, ty);
+	}
+	return regs > 6 ? 8L * (regs - 6) : 0;
+}
+
+static uint64_t round_up(uint64_t n, uint64_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+/* Everything but the spills: allocas, stack arguments, asm slots, padding. */
+static bool frame_objects(LLVMModuleRef M, LLVMValueRef f, uint64_t *bytes)
+{
+	LLVMTargetDataRef td = LLVMGetModuleDataLayout(M);
+	uint64_t allocas = 0, asm_slots = 0;
+	long args = 0;
+
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+			LLVMOpcode op = LLVMGetInstructionOpcode(i);
+			LLVMValueRef callee;
+
+			if (op == LLVMAlloca) {
+				unsigned align = LLVMGetAlignment(i);
+
+				if (passport_alloca_is_dynamic(i))
+					return false;
+				allocas += round_up(passport_alloca_bytes(M, i), align > 8 ? align : 8);
+				continue;
+			}
+			if (op != LLVMCall && op != LLVMInvoke && op != LLVMCallBr)
+				continue;
+			callee = LLVMGetCalledValue(i);
+			if (LLVMIsAInlineAsm(callee)) {
+				asm_slots += 8 * asm_memory_operands(callee);
+			} else {
+				long stack = outgoing_stack_bytes(td, i);
+
+				if (stack < 0)
+					return false;
+				if (stack > args)
+					args = stack;
+			}
+		}
+	*bytes = allocas + (uint64_t)args + asm_slots + 8;
+	return true;
+}
+
+bool passport_frame_bound(LLVMModuleRef M, LLVMValueRef f, uint64_t *bound,
+			  char *why, size_t why_len)
+{
+	struct value values[MAX_VALUES];
+	struct block *blocks = malloc(MAX_BLOCKS * sizeof(*blocks));
+	struct liveness l = { .td = LLVMGetModuleDataLayout(M), .values = values, .blocks = blocks };
+	unsigned live, across;
+	bool ok = false;
+
+	if (LLVMPointerSize(l.td) != 8 || passport_has_fn_attr(f, "naked"))
+		snprintf(why, why_len, "not x86-64 code with a frame");
+	else if (!frame_objects(M, f, bound))
+		snprintf(why, why_len, "a dynamic alloca or a byval argument");
+	else if (!collect(&l, f))
+		snprintf(why, why_len, "over %d values or %d blocks", MAX_VALUES, MAX_BLOCKS);
+	else {
+		local_sets(&l);
+		solve(&l);
+		live = max_pressure(&l, &across);
+		snprintf(why, why_len, "%u registers live, %u across a call (at most %d and %d)",
+			 live, across, LIVE_REGS, ACROSS_CALL_REGS);
+		ok = live <= LIVE_REGS && across <= ACROSS_CALL_REGS;
+	}
+	free(blocks);
+	return ok;
+}

@@ -1,0 +1,173 @@
+; frame=final on x86-64: no call where the IR bounds the final frame below
+; track-min-size (llvm-passes/frame-bound.c). The bound (the record's .long)
+; is allocas + stack-passed arguments + 8 per asm operand that may be memory
+; + 8; it exists only while at most 5 registers' worth of values live across
+; a call and at most 11 anywhere. Candidates' notes say what decided.
+; RUN: %passport_opt -passes=passport-stackleak -passport-stackleak-track-min-size=100 \
+; RUN:   -passport-stackleak-verbose -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=NOTE
+; RUN: FileCheck %s < %t.ll
+
+target triple = "x86_64-unknown-linux-gnu"
+
+declare void @f()
+declare void @g(i64, i64, i64, i64, i64, i64, i64, i64)
+declare void @take(ptr byval([64 x i8]))
+
+; Five values live across the call fit the callee-saved registers.
+; NOTE-DAG: skip across5(): frame <= 8 < 100 bytes (IR bound, checked by passport-finalize)
+; CHECK-LABEL: define i64 @across5(
+; CHECK-NOT:     stackleak_track_stack
+; CHECK:         .discard.passport_stackleak_small{{.*}}.long 8\0A
+define i64 @across5(i64 %a, i64 %b, i64 %c, i64 %d, i64 %e) {
+  call void @f()
+  %t1 = add i64 %a, %b
+  %t2 = add i64 %t1, %c
+  %t3 = add i64 %t2, %d
+  %t4 = add i64 %t3, %e
+  ret i64 %t4
+}
+
+; Six may not: the call stays, for passport-finalize to judge.
+; NOTE-DAG: candidate across6(): {{.*}}IR bound: 6 registers live, 6 across a call (at most 11 and 5))
+; CHECK-LABEL: define i64 @across6(
+; CHECK:         call stackleak_track_stack
+define i64 @across6(i64 %a, i64 %b, i64 %c, i64 %d, i64 %e, i64 %f) {
+  call void @f()
+  %t1 = add i64 %a, %b
+  %t2 = add i64 %t1, %c
+  %t3 = add i64 %t2, %d
+  %t4 = add i64 %t3, %e
+  %t5 = add i64 %t4, %f
+  ret i64 %t5
+}
+
+; No call: eleven registers' worth at once (the pointer and ten loads, live
+; before the eleventh) is still bounded, twelve is not.
+; NOTE-DAG: skip live11(): frame <= 8 < 100 bytes
+; CHECK-LABEL: define i64 @live11(
+; CHECK-NOT:     stackleak_track_stack
+define i64 @live11(ptr %p) {
+  %v1 = load volatile i64, ptr %p
+  %v2 = load volatile i64, ptr %p
+  %v3 = load volatile i64, ptr %p
+  %v4 = load volatile i64, ptr %p
+  %v5 = load volatile i64, ptr %p
+  %v6 = load volatile i64, ptr %p
+  %v7 = load volatile i64, ptr %p
+  %v8 = load volatile i64, ptr %p
+  %v9 = load volatile i64, ptr %p
+  %v10 = load volatile i64, ptr %p
+  %v11 = load volatile i64, ptr %p
+  %s1 = add i64 %v1, %v2
+  %s2 = add i64 %s1, %v3
+  %s3 = add i64 %s2, %v4
+  %s4 = add i64 %s3, %v5
+  %s5 = add i64 %s4, %v6
+  %s6 = add i64 %s5, %v7
+  %s7 = add i64 %s6, %v8
+  %s8 = add i64 %s7, %v9
+  %s9 = add i64 %s8, %v10
+  %s10 = add i64 %s9, %v11
+  ret i64 %s10
+}
+
+; NOTE-DAG: candidate live12(): {{.*}}IR bound: 12 registers live, 0 across a call
+; CHECK-LABEL: define i64 @live12(
+; CHECK:         stackleak_track_stack
+define i64 @live12(ptr %p) {
+  %v1 = load volatile i64, ptr %p
+  %v2 = load volatile i64, ptr %p
+  %v3 = load volatile i64, ptr %p
+  %v4 = load volatile i64, ptr %p
+  %v5 = load volatile i64, ptr %p
+  %v6 = load volatile i64, ptr %p
+  %v7 = load volatile i64, ptr %p
+  %v8 = load volatile i64, ptr %p
+  %v9 = load volatile i64, ptr %p
+  %v10 = load volatile i64, ptr %p
+  %v11 = load volatile i64, ptr %p
+  %v12 = load volatile i64, ptr %p
+  %s1 = add i64 %v1, %v2
+  %s2 = add i64 %s1, %v3
+  %s3 = add i64 %s2, %v4
+  %s4 = add i64 %s3, %v5
+  %s5 = add i64 %s4, %v6
+  %s6 = add i64 %s5, %v7
+  %s7 = add i64 %s6, %v8
+  %s8 = add i64 %s7, %v9
+  %s9 = add i64 %s8, %v10
+  %s10 = add i64 %s9, %v11
+  %s11 = add i64 %s10, %v12
+  ret i64 %s11
+}
+
+; A value live in a loop's header is live through the whole loop (the phi's
+; incoming value from the latch counts at the latch's end).
+; NOTE-DAG: candidate loop(): {{.*}}IR bound: 7 registers live, 6 across a call
+; CHECK-LABEL: define i64 @loop(
+; CHECK:         call stackleak_track_stack
+define i64 @loop(i64 %a, i64 %b, i64 %c, i64 %d, i64 %n) {
+entry:
+  br label %head
+head:
+  %i = phi i64 [ 0, %entry ], [ %j, %head ]
+  call void @f()
+  %j = add i64 %i, 1
+  %done = icmp eq i64 %j, %n
+  br i1 %done, label %out, label %head
+out:
+  %t1 = add i64 %a, %b
+  %t2 = add i64 %t1, %c
+  %t3 = add i64 %t2, %d
+  ret i64 %t3
+}
+
+; An i128 takes two registers.
+; NOTE-DAG: candidate wide(): {{.*}}IR bound: 6 registers live, 6 across a call
+; CHECK-LABEL: define i128 @wide(
+; CHECK:         call stackleak_track_stack
+define i128 @wide(i128 %a, i128 %b, i128 %c) {
+  call void @f()
+  %t1 = add i128 %a, %b
+  %t2 = add i128 %t1, %c
+  ret i128 %t2
+}
+
+; Frame objects: a 40-byte alloca (40), two arguments on the stack (16), an
+; asm operand that may be memory ("imr": 8; the "r" one and the indirect
+; "*m" one need no slot of their own), and the padding (8): 72.
+; NOTE-DAG: skip objects(): frame <= 72 < 100 bytes
+; CHECK-LABEL: define void @objects(
+; CHECK-NOT:     stackleak_track_stack
+; CHECK:         .long 72\0A
+define void @objects(i64 %x, ptr %p) {
+  %b = alloca [40 x i8], align 8
+  call void @g(i64 1, i64 2, i64 3, i64 4, i64 5, i64 6, i64 7, i64 8)
+  call void asm sideeffect "cmp $0, $1", "imr,r,~{dirflag},~{fpsr},~{flags}"(i64 %x, i64 %x)
+  call void asm sideeffect "incq $0", "=*m,~{dirflag},~{fpsr},~{flags}"(ptr elementtype(i64) %p)
+  call void @sink(ptr %b)
+  ret void
+}
+
+; The same with 72 more bytes of alloca: 144, over the threshold.
+; NOTE-DAG: candidate objects_big(): {{.*}}IR bound: frame <= 144 bytes)
+; CHECK-LABEL: define void @objects_big(
+; CHECK:         call stackleak_track_stack
+define void @objects_big(i64 %x) {
+  %b = alloca [112 x i8], align 8
+  call void @g(i64 1, i64 2, i64 3, i64 4, i64 5, i64 6, i64 7, i64 8)
+  call void asm sideeffect "cmp $0, $1", "imr,r,~{dirflag},~{fpsr},~{flags}"(i64 %x, i64 %x)
+  call void @sink(ptr %b)
+  ret void
+}
+
+; A byval argument is a copy of any size: no bound.
+; NOTE-DAG: candidate byval(): {{.*}}IR bound: a dynamic alloca or a byval argument)
+; CHECK-LABEL: define void @byval(
+; CHECK:         call stackleak_track_stack
+define void @byval(ptr %p) {
+  call void @take(ptr byval([64 x i8]) %p)
+  ret void
+}
+
+declare void @sink(ptr)
