@@ -257,37 +257,30 @@ static bool used_in(LLVMValueRef v, LLVMBasicBlockRef bb, LLVMValueRef skip, int
 	return false;
 }
 
-static bool declaration_bypassed(LLVMValueRef fn, struct candidate *c)
+/* Breadth-first over the blocks reachable from FROM, FROM first, never
+ * entering AVOID (may be NULL): stops at the first block VISIT accepts.
+ * Does VISIT accept one? */
+static bool walk_blocks(LLVMBasicBlockRef from, LLVMBasicBlockRef avoid,
+			bool (*visit)(LLVMBasicBlockRef bb, void *ctx), void *ctx)
 {
-	LLVMBasicBlockRef decl = LLVMGetInstructionParent(c->call);
-	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+	LLVMValueRef fn = LLVMGetBasicBlockParent(from);
 	unsigned n = LLVMCountBasicBlocks(fn), head = 0, tail = 0;
-	LLVMBasicBlockRef *blocks, *queue;
-	bool *seen, bypassed = false;
+	LLVMBasicBlockRef *blocks = malloc(n * sizeof(*blocks)), *queue = malloc(n * sizeof(*queue));
+	bool *seen = calloc(n, sizeof(*seen)), found = false;
 
-	if (decl == entry)
-		return false;
-	blocks = malloc(n * sizeof(*blocks));
-	queue = malloc(n * sizeof(*queue));
-	seen = calloc(n, sizeof(*seen));
 	if (!blocks || !queue || !seen)
 		abort();
 	LLVMGetBasicBlocks(fn, blocks);
-	queue[tail++] = entry;
-	seen[block_index(blocks, n, entry)] = true;
-	while (head < tail && !bypassed) {
-		LLVMBasicBlockRef bb = queue[head++];
-		LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+	queue[tail++] = from;
+	seen[block_index(blocks, n, from)] = true;
+	while (head < tail && !(found = visit(queue[head], ctx))) {
+		LLVMValueRef term = LLVMGetBasicBlockTerminator(queue[head++]);
 
-		if (used_in(c->alloca, bb, c->call, 0)) {
-			bypassed = true;
-			break;
-		}
 		for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
 			LLVMBasicBlockRef succ = LLVMGetSuccessor(term, k);
 			int idx = block_index(blocks, n, succ);
 
-			if (succ == decl || idx < 0 || seen[idx])
+			if (succ == avoid || idx < 0 || seen[idx])
 				continue;
 			seen[idx] = true;
 			queue[tail++] = succ;
@@ -296,40 +289,41 @@ static bool declaration_bypassed(LLVMValueRef fn, struct candidate *c)
 	free(blocks);
 	free(queue);
 	free(seen);
-	return bypassed;
+	return found;
+}
+
+static bool uses_candidate(LLVMBasicBlockRef bb, void *ctx)
+{
+	struct candidate *c = ctx;
+
+	return used_in(c->alloca, bb, c->call, 0);
+}
+
+/* Can the variable be used on a path from the entry that skips its
+ * declaration's block? */
+static bool declaration_bypassed(LLVMValueRef fn, struct candidate *c)
+{
+	LLVMBasicBlockRef decl = LLVMGetInstructionParent(c->call);
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+
+	return decl != entry && walk_blocks(entry, decl, uses_candidate, c);
+}
+
+static bool branches_to(LLVMBasicBlockRef bb, void *target)
+{
+	LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+
+	for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++)
+		if (LLVMGetSuccessor(term, k) == target)
+			return true;
+	return false;
 }
 
 /* Can BB reach itself? (Its declarations then run once per iteration.) Only
- * for the verbose notes: a walk over the function's blocks. */
+ * for the verbose notes. */
 static bool in_cycle(LLVMBasicBlockRef bb)
 {
-	LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
-	unsigned n = LLVMCountBasicBlocks(fn), head = 0, tail = 0;
-	LLVMBasicBlockRef *blocks = malloc(n * sizeof(*blocks)), *queue = malloc(n * sizeof(*queue));
-	bool *seen = calloc(n, sizeof(*seen)), found = false;
-
-	if (!blocks || !queue || !seen)
-		abort();
-	LLVMGetBasicBlocks(fn, blocks);
-	queue[tail++] = bb;
-	while (head < tail && !found) {
-		LLVMValueRef term = LLVMGetBasicBlockTerminator(queue[head++]);
-
-		for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term) && !found; k++) {
-			LLVMBasicBlockRef succ = LLVMGetSuccessor(term, k);
-			int idx = block_index(blocks, n, succ);
-
-			found = succ == bb;
-			if (idx >= 0 && !seen[idx]) {
-				seen[idx] = true;
-				queue[tail++] = succ;
-			}
-		}
-	}
-	free(blocks);
-	free(queue);
-	free(seen);
-	return found;
+	return walk_blocks(bb, NULL, branches_to, bb);
 }
 
 /* ---- zeroing ------------------------------------------------------------ */
