@@ -163,7 +163,7 @@ tool_vars+=("CC=$cc_cmd" "HOSTCC=$hostcc_cmd")
 if [ $patched = 1 ]; then
   src=$repo/build/kernel/src-patched
   "$repo/kernel-patches/apply.sh" "$src" || die "kernel-patches/apply.sh failed"
-  [ -f "$src/Makefile" ] || die "--patched: $src does not exist yet (it is made by applying kernel-patches/ to a full build/kernel/src; see kernel-patches/)"
+  [ -f "$src/Makefile" ] || die "--patched: kernel-patches/apply.sh left no Makefile in $src"
 else
   src=$repo/build/kernel/src
   "$repo/scripts/kernel-src.sh" --full "$src" >/dev/null || die "scripts/kernel-src.sh --full $src failed"
