@@ -50,7 +50,9 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$name" ] || usage
 [[ $calls =~ ^[1-9][0-9]*$ ]] || die "--calls wants a positive number"
-case $op in getpid|uname|poll|select|procfs|fork) ;; *) die "--op: no benchmark op '$op'" ;; esac
+# The ops are guest-bench.c's table: one '{ "NAME", op_NAME, ...' line each.
+ops=$(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", op_.*/\1/p' "$repo/bench/guest-bench.c" | tr '\n' ' ')
+case " $ops" in *" $op "*) ;; *) die "--op: no benchmark op '$op' (bench/guest-bench.c has: ${ops% })" ;; esac
 kdir=$repo/build/kernel/$name
 [ -f "$kdir/arch/x86/boot/bzImage" ] && [ -f "$kdir/vmlinux" ] ||
   die "build/kernel/$name has no bzImage and vmlinux (scripts/kernel-build.sh --kernel $name)"
