@@ -10,22 +10,28 @@
  * __fget_light runs once per fd in poll), this bound lets the pass leave the
  * call out altogether.
  *
- * The bound, for x86-64, in the terms of GCC's get_frame_size() (no
- * callee-saved pushes, no return address), is the sum of
+ * The bound, for x86-64, is of what passport-finalize measures: the
+ * function's .stack_sizes less the callee-saved pushes it finds at the
+ * entry.  Where shrink-wrapping moved the prologue away from the entry it
+ * finds none, so the pushes are part of the bound.  It is the sum of
  *   - the static allocas, each rounded up to max(8, its alignment);
  *   - the stack-passed part of the largest outgoing argument list (the
  *     registers beyond rdi..r9, 8 bytes each);
  *   - 8 bytes per inline-asm operand that may be memory ("m", "g", "rm"...;
  *     the backend picks memory for such an SSA value, so it needs a slot);
  *   - 8 bytes of alignment padding;
+ *   - 48 bytes, all six callee-saved registers pushed, when some value
+ *     lives across a call or more than the nine caller-saved registers
+ *     hold at once; 8 for the frame pointer when the function keeps one;
  * provided nothing is spilled.  "Nothing is spilled" is a model, not a
  * proof: at most ACROSS_CALL_REGS register-sized SSA values are live across
  * any call, so they fit the five callee-saved registers (rbx, r12-r15; rbp
  * may be the frame pointer), and at most LIVE_REGS at any point, which
  * leaves three of the fourteen allocatable registers to the instruction
  * selector's temporaries and fixed-register instructions.  Past that, or
- * with a byval argument, a dynamic alloca, or a function too large to
- * analyse cheaply, there is no bound.  The stackleak pass records each
+ * with a byval argument, a dynamic alloca, variable arguments (va_start
+ * saves the six argument registers in the frame), or a function too large
+ * to analyse cheaply, there is no bound.  The stackleak pass records each
  * function it leaves out with its bound, and passport-finalize checks them
  * all against .stack_sizes: a function that reached track-min-size stops the
  * build, so a wrong model is loud, never an untracked frame.
@@ -39,6 +45,9 @@
 /* Registers' worth of values that need no spill slot (see above). */
 #define ACROSS_CALL_REGS 5
 #define LIVE_REGS 11
+/* rax, rcx, rdx, rsi, rdi, r8-r11: beyond these, callee-saved ones. */
+#define CALLER_SAVED_REGS 9
+#define CALLEE_SAVED_PUSHES 48
 /* Larger functions are not analysed: their bound would not be small. */
 #define MAX_VALUES 512
 #define MAX_BLOCKS 128
@@ -90,13 +99,31 @@ static unsigned registers_for(LLVMTargetDataRef td, LLVMTypeRef ty)
 	return bytes <= 8 ? 1 : (unsigned)((bytes + 7) / 8);
 }
 
-/* Does V need a register?  Static allocas are rsp-relative addresses the
- * backend rematerializes; void, label, token and metadata values are unsized. */
+/* Is V a fixed offset into a static alloca (the alloca itself, or casts and
+ * constant-index GEPs of it, which LLVM 14's typed pointers are full of)? */
+static bool frame_address(LLVMValueRef v)
+{
+	for (int depth = 0; depth < 8; depth++) {
+		if (LLVMIsAAllocaInst(v))
+			return !passport_alloca_is_dynamic(v);
+		if (LLVMIsAGetElementPtrInst(v)) {
+			for (int n = 1; n < LLVMGetNumOperands(v); n++)
+				if (!LLVMIsAConstantInt(LLVMGetOperand(v, n)))
+					return false;
+		} else if (!LLVMIsABitCastInst(v) && !LLVMIsAAddrSpaceCastInst(v)) {
+			return false;
+		}
+		v = LLVMGetOperand(v, 0);
+	}
+	return false;
+}
+
+/* Does V need a register?  Frame addresses are rsp-relative, and the
+ * backend rematerializes them; void, label, token and metadata values are
+ * unsized. */
 static bool occupies_register(LLVMValueRef v)
 {
-	if (!LLVMTypeIsSized(LLVMTypeOf(v)))
-		return false;
-	return !(LLVMIsAAllocaInst(v) && !passport_alloca_is_dynamic(v));
+	return LLVMTypeIsSized(LLVMTypeOf(v)) && !frame_address(v);
 }
 
 static bool add_value(struct liveness *l, LLVMValueRef v)
@@ -353,6 +380,17 @@ static bool frame_objects(LLVMModuleRef M, LLVMValueRef f, uint64_t *bytes)
 	return true;
 }
 
+/* "frame-pointer"="all" or "non-leaf": push %rbp in the prologue. */
+static bool keeps_frame_pointer(LLVMValueRef f)
+{
+	LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+							  "frame-pointer", 13);
+	unsigned len;
+	const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+
+	return v && !(len == 4 && !memcmp(v, "none", 4));
+}
+
 bool passport_frame_bound(LLVMModuleRef M, LLVMValueRef f, uint64_t *bound,
 			  char *why, size_t why_len)
 {
@@ -364,6 +402,8 @@ bool passport_frame_bound(LLVMModuleRef M, LLVMValueRef f, uint64_t *bound,
 
 	if (LLVMPointerSize(l.td) != 8 || passport_has_fn_attr(f, "naked"))
 		snprintf(why, why_len, "not x86-64 code with a frame");
+	else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)))
+		snprintf(why, why_len, "variable arguments");
 	else if (!frame_objects(M, f, bound))
 		snprintf(why, why_len, "a dynamic alloca or a byval argument");
 	else if (!collect(&l, f))
@@ -375,6 +415,10 @@ bool passport_frame_bound(LLVMModuleRef M, LLVMValueRef f, uint64_t *bound,
 		snprintf(why, why_len, "%u registers live, %u across a call (at most %d and %d)",
 			 live, across, LIVE_REGS, ACROSS_CALL_REGS);
 		ok = live <= LIVE_REGS && across <= ACROSS_CALL_REGS;
+		if (across || live > CALLER_SAVED_REGS)
+			*bound += CALLEE_SAVED_PUSHES;
+		if (keeps_frame_pointer(f))
+			*bound += 8;
 	}
 	free(blocks);
 	return ok;

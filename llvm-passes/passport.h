@@ -223,8 +223,9 @@ const char *passport_inline_asm_constraints(LLVMValueRef inline_asm, size_t *len
 
 /* ---- frames (frame-bound.c) ---------------------------------------------- */
 
-/* An upper bound of F's final x86-64 frame in bytes (locals, spill slots and
- * padding, as GCC's get_frame_size()), in *BOUND, when F is small enough to
+/* An upper bound of F's final x86-64 frame in bytes (locals, spill slots,
+ * padding, and callee-saved pushes that passport-finalize may not tell from
+ * them), in *BOUND, when F is small enough to
  * need no spill slot; false when there is none.  WHY says, in either case,
  * what decided it (register counts, or what has no bound).  A model of the
  * register allocator: its users must have the bound checked after code
