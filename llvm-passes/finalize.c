@@ -238,68 +238,62 @@ static unsigned prologue_pushes(const unsigned char *text, size_t size,
 }
 
 #define ENTRY_SECTION ".discard.passport_stackleak_entry"
-
-/* The entry calls the pass recorded: one R_X86_64_64 relocation each. */
-static void load_entries(struct object *o)
-{
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o->elf, scn));) {
-		Elf_Scn *rela;
-		Elf_Data *rdata;
-		GElf_Shdr rsh;
-
-		if (strcmp(section_name(o, scn), ENTRY_SECTION))
-			continue;
-		if (!(rela = relocations_for(o, elf_ndxscn(scn))))
-			fail(ENTRY_SECTION " without relocations");
-		rdata = elf_getdata(rela, NULL);
-		gelf_getshdr(rela, &rsh);
-		for (size_t r = 0; r < rsh.sh_size / rsh.sh_entsize; r++) {
-			GElf_Rela rel;
-			GElf_Sym sym;
-
-			gelf_getrela(rdata, (int)r, &rel);
-			symbol(o, GELF_R_SYM(rel.r_info), &sym);
-			o->entries = realloc(o->entries, (o->nentries + 1) * sizeof(*o->entries));
-			o->entries[o->nentries].shndx = sym.st_shndx;
-			o->entries[o->nentries++].off = sym.st_value + rel.r_addend;
-		}
-	}
-}
-
 #define SMALL_SECTION ".discard.passport_stackleak_small"
 
-/* The functions the pass left out: records of an R_X86_64_64 address (at
- * offset 12k) and a 4-byte bound (at 12k + 8). */
-static void load_smalls(struct object *o)
+/* Call RECORD for every relocation of section NAME, a record the pass
+ * wrote: with the section's contents and the place (section index,
+ * offset) the relocation points at. */
+static void for_each_record(struct object *o, const char *name,
+			    void (*record)(struct object *o, Elf_Data *data,
+					   const GElf_Rela *rel, size_t shndx, GElf_Addr at))
 {
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o->elf, scn));) {
 		Elf_Data *data, *rdata;
 		Elf_Scn *rela;
 		GElf_Shdr rsh;
 
-		if (strcmp(section_name(o, scn), SMALL_SECTION))
+		if (strcmp(section_name(o, scn), name))
 			continue;
 		if (!(rela = relocations_for(o, elf_ndxscn(scn))))
-			fail(SMALL_SECTION " without relocations");
+			fail("%s without relocations", name);
 		data = elf_getdata(scn, NULL);
 		rdata = elf_getdata(rela, NULL);
 		gelf_getshdr(rela, &rsh);
 		for (size_t r = 0; r < rsh.sh_size / rsh.sh_entsize; r++) {
 			GElf_Rela rel;
 			GElf_Sym sym;
-			uint32_t bound;
 
 			gelf_getrela(rdata, (int)r, &rel);
-			if (rel.r_offset % 12 || rel.r_offset + 12 > data->d_size)
-				fail(SMALL_SECTION ": a record is not 12 bytes");
-			memcpy(&bound, (const char *)data->d_buf + rel.r_offset + 8, 4);
 			symbol(o, GELF_R_SYM(rel.r_info), &sym);
-			o->smalls = realloc(o->smalls, (o->nsmalls + 1) * sizeof(*o->smalls));
-			o->smalls[o->nsmalls].shndx = sym.st_shndx;
-			o->smalls[o->nsmalls].off = sym.st_value + rel.r_addend;
-			o->smalls[o->nsmalls++].bound = bound;
+			record(o, data, &rel, sym.st_shndx, sym.st_value + rel.r_addend);
 		}
 	}
+}
+
+/* An entry call the pass recorded: one R_X86_64_64 relocation each. */
+static void add_entry(struct object *o, Elf_Data *data, const GElf_Rela *rel,
+		      size_t shndx, GElf_Addr at)
+{
+	(void)data, (void)rel;
+	o->entries = realloc(o->entries, (o->nentries + 1) * sizeof(*o->entries));
+	o->entries[o->nentries].shndx = shndx;
+	o->entries[o->nentries++].off = at;
+}
+
+/* A function the pass left out: an R_X86_64_64 address (at offset 12k)
+ * and a 4-byte bound (at 12k + 8). */
+static void add_small(struct object *o, Elf_Data *data, const GElf_Rela *rel,
+		      size_t shndx, GElf_Addr at)
+{
+	uint32_t bound;
+
+	if (rel->r_offset % 12 || rel->r_offset + 12 > data->d_size)
+		fail(SMALL_SECTION ": a record is not 12 bytes");
+	memcpy(&bound, (const char *)data->d_buf + rel->r_offset + 8, 4);
+	o->smalls = realloc(o->smalls, (o->nsmalls + 1) * sizeof(*o->smalls));
+	o->smalls[o->nsmalls].shndx = shndx;
+	o->smalls[o->nsmalls].off = at;
+	o->smalls[o->nsmalls++].bound = bound;
 }
 
 static bool is_entry(struct object *o, size_t shndx, GElf_Addr at)
@@ -478,7 +472,7 @@ static void finalize(const char *path, long min_size)
 		goto out;	/* nothing defined, nothing called */
 	load_functions(&o);
 
-	load_entries(&o);
+	for_each_record(&o, ENTRY_SECTION, add_entry);
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o.elf, scn));) {
 		GElf_Shdr sh;
 		Elf_Scn *rela;
@@ -487,7 +481,7 @@ static void finalize(const char *path, long min_size)
 		if ((sh.sh_flags & SHF_EXECINSTR) && (rela = relocations_for(&o, elf_ndxscn(scn))))
 			find_sites(&o, scn, rela);
 	}
-	load_smalls(&o);
+	for_each_record(&o, SMALL_SECTION, add_small);
 	if (!o.nsites && !o.nsmalls)
 		goto out;
 	load_stack_sizes(&o);
