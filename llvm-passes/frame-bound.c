@@ -63,6 +63,7 @@ struct value {
 struct block {
 	LLVMBasicBlockRef bb;
 	bitset def, use, in, out;
+	bitset phi_use;		/* used by a successor's phi, from this block */
 };
 
 struct liveness {
@@ -160,13 +161,6 @@ static void set_bit(uint64_t *s, int i) { s[i / 64] |= 1ull << (i % 64); }
 static void clear_bit(uint64_t *s, int i) { s[i / 64] &= ~(1ull << (i % 64)); }
 static bool test_bit(const uint64_t *s, int i) { return s[i / 64] >> (i % 64) & 1; }
 
-/* Operand N of I as a tracked value's index, or -1.  A call's callee is an
- * operand too, a global (untracked) unless the call is indirect. */
-static int operand_index(const struct liveness *l, LLVMValueRef i, unsigned n)
-{
-	return value_index(l, LLVMGetOperand(i, n));
-}
-
 /* use/def per block; a phi's incoming value is used at the end of the
  * incoming block, not in the phi's block. */
 static void local_sets(struct liveness *l)
@@ -183,11 +177,11 @@ static void local_sets(struct liveness *l)
 					struct block *from = block_of(l, LLVMGetIncomingBlock(i, n));
 
 					if (u >= 0 && from)
-						set_bit(from->out, u);
+						set_bit(from->phi_use, u);
 				}
 			} else {
 				for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
-					int u = operand_index(l, i, n);
+					int u = value_index(l, LLVMGetOperand(i, n));
 
 					if (u >= 0 && !test_bit(b->def, u))
 						set_bit(b->use, u);
@@ -199,14 +193,12 @@ static void local_sets(struct liveness *l)
 	}
 }
 
-/* in = use | (out - def), out = phi uses | union of the successors' in. */
+/* in = use | (out - def), out = phi_use | union of the successors' in.
+ * (A callee is an operand too: a global, untracked, unless indirect.) */
 static void solve(struct liveness *l)
 {
-	bitset phi_out[MAX_BLOCKS];
 	bool changed = true;
 
-	for (size_t k = 0; k < l->nblocks; k++)
-		memcpy(phi_out[k], l->blocks[k].out, sizeof(bitset));
 	while (changed) {
 		changed = false;
 		for (size_t k = l->nblocks; k-- > 0;) {
@@ -214,7 +206,7 @@ static void solve(struct liveness *l)
 			LLVMValueRef term = LLVMGetBasicBlockTerminator(b->bb);
 			bitset out, in;
 
-			memcpy(out, phi_out[k], sizeof(bitset));
+			memcpy(out, b->phi_use, sizeof(bitset));
 			for (unsigned s = 0; term && s < LLVMGetNumSuccessors(term); s++) {
 				struct block *succ = block_of(l, LLVMGetSuccessor(term, s));
 
@@ -277,7 +269,7 @@ static unsigned max_pressure(const struct liveness *l, unsigned *across)
 				clear_bit(live, d);
 			if (!LLVMIsAPHINode(i))
 				for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
-					int u = operand_index(l, i, n);
+					int u = value_index(l, LLVMGetOperand(i, n));
 
 					if (u >= 0)
 						set_bit(live, u);
