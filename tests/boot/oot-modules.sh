@@ -52,10 +52,10 @@ cases="
 same_clang19    clang19  clang-19  -   build;nowarn;agree;twins
 clang14_by_19   clang14  clang-19  19  build;warn=LLVM pass stackleak disabled;warn=LLVM pass structleak disabled;warn=LLVM pass latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
 clang14_by_19_noplugin clang14 clang-19 - error=randstruct: this module's compiler
-gcc12_by_clang19 gcc12   clang-19  19  build;warn=GCC plugin stackleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
-gcc12_by_clang19_norand gcc12 clang-19 19 build;differ
+gcc11_by_clang19 gcc11-structleak clang-19 19 build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
+gcc11_by_clang19_norand gcc11-structleak clang-19 19 build;differ
 gcc11_by_gcc12  gcc11-structleak gcc-12 - build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical to the kernel's: its randomize_layout plugin rebuilt;agree;twins
-same_gcc12      gcc12    gcc-12    -   build;nowarn;agree;twins
+same_gcc11      gcc11-structleak gcc-11 - build;nowarn;agree;twins
 hdr_clang19     clang19:deb clang-19 - build;nowarn;packaged-passes;agree;twins
 "
 
