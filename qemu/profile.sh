@@ -13,8 +13,10 @@
 #   --timeout S    QEMU timeout (default 900)
 #   --keep-log     keep QEMU's log (DIR/qemu.log, hundreds of MB)
 #
-# How: one TCG boot with -icount and nokaslr (so vmlinux's addresses are
-# the running ones) and QEMU's log of every translation block (-d in_asm,
+# How: one TCG boot with -icount, nokaslr (so vmlinux's addresses are
+# the running ones) and norandmaps (user-space layout fixed, as in
+# ./passport compare's boots: otherwise how many page-table pages a fork
+# copies varies from boot to boot) and QEMU's log of every translation block (-d in_asm,
 # nochain: blocks never chain, so each execution passes QEMU's loop). The
 # benchmark (passport.bench_profile=OP) prints "profile start", sleeps, and
 # then runs the window between two getppid() calls; this script switches
@@ -78,7 +80,7 @@ EOF
 }
 
 "$repo/qemu/boot.sh" --kernel "$kdir/arch/x86/boot/bzImage" --initrd "$initrd" --icount \
-  --run bench --append "nokaslr passport.bench_profile=$op passport.bench_calls=$calls" \
+  --run bench --append "nokaslr norandmaps passport.bench_profile=$op passport.bench_calls=$calls" \
   --timeout "$timeout" --log "$out/serial.log" --monitor "$out/monitor.sock" \
   --qemu-arg -d --qemu-arg in_asm,nochain --qemu-arg -D --qemu-arg "$out/qemu.log" &
 boot=$!
