@@ -162,7 +162,8 @@ static void clear_bit(uint64_t *s, int i) { s[i / 64] &= ~(1ull << (i % 64)); }
 static bool test_bit(const uint64_t *s, int i) { return s[i / 64] >> (i % 64) & 1; }
 
 /* use/def per block; a phi's incoming value is used at the end of the
- * incoming block, not in the phi's block. */
+ * incoming block, not in the phi's block.  A call's callee is an operand
+ * too: a global, untracked, unless the call is indirect. */
 static void local_sets(struct liveness *l)
 {
 	for (size_t k = 0; k < l->nblocks; k++) {
@@ -193,8 +194,7 @@ static void local_sets(struct liveness *l)
 	}
 }
 
-/* in = use | (out - def), out = phi_use | union of the successors' in.
- * (A callee is an operand too: a global, untracked, unless indirect.) */
+/* in = use | (out - def), out = phi_use | union of the successors' in. */
 static void solve(struct liveness *l)
 {
 	bool changed = true;

@@ -14,10 +14,11 @@
 #   --keep-log     keep QEMU's log (DIR/qemu.log, hundreds of MB)
 #
 # How: one TCG boot with -icount, nokaslr (so vmlinux's addresses are
-# the running ones) and norandmaps (user-space layout fixed, as in
-# ./passport compare's boots: otherwise how many page-table pages a fork
-# copies varies from boot to boot) and QEMU's log of every translation block (-d in_asm,
-# nochain: blocks never chain, so each execution passes QEMU's loop). The
+# the running ones), norandmaps (user-space layout fixed, as in ./passport
+# compare's boots: otherwise how many page-table pages a fork copies
+# varies from boot to boot) and QEMU's log of every translation block
+# (-d in_asm, nochain: blocks never chain, so each execution passes
+# QEMU's loop). The
 # benchmark (passport.bench_profile=OP) prints "profile start", sleeps, and
 # then runs the window between two getppid() calls; this script switches
 # QEMU's execution log on through the monitor when it reads "profile
