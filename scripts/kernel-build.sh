@@ -64,8 +64,9 @@
 # latent_entropy, per section (analysis/instrumentation-detail.py --counts).
 #
 # ccache: CCACHE_DIR defaults to build/ccache, with compiler_check=content
-# (so a rebuilt but identical GCC plugin still hits) and base_dir = the
-# repository (so different build directories share entries).
+# (so a rebuilt but identical GCC plugin still hits), base_dir = the
+# repository (so different build directories share entries) and depend mode
+# (unless CCACHE_NODEPEND is set): a miss then costs the compile alone.
 set -euo pipefail
 { # the whole script is parsed before it runs: editing it does not disturb a running copy
 
@@ -149,6 +150,13 @@ if [ $use_ccache = 1 ] && command -v ccache >/dev/null; then
   export CCACHE_COMPILERCHECK=${CCACHE_COMPILERCHECK:-content}
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$repo}
   export CCACHE_NOHASHDIR=1
+  # In its default mode ccache runs the preprocessor once more on every miss
+  # to key the result; depend mode keys it on the include list the compiler
+  # writes anyway (Kbuild always passes -Wp,-MMD). A cold build misses on
+  # every compile: over 60 of a test kernel's compile commands a miss cost
+  # 51 % (clang-19) and 57 % (gcc-11) more CPU than no ccache in the default
+  # mode, 9 % and 12 % in depend mode. Hits are direct-mode hits either way.
+  [ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=${CCACHE_DEPEND:-true}
   mkdir -p "$CCACHE_DIR"
   cc_cmd="ccache $cc_cmd" hostcc_cmd="ccache $hostcc_cmd"
   ccache_on=1
