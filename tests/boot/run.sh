@@ -278,6 +278,16 @@ verdicts() {
           fail "$name: quiet-as: no from-scratch build log of $name or $ref (build/kernel/NAME/build-full.log: rebuild from scratch)"
         fi
         ;;
+      quiet-objects=*)
+        # As quiet as without passport, where the control kernel NAME (same
+        # compiler and config, no passport) is not built in full: every
+        # warning line must also come from NAME's build of the same object.
+        local ref=${c#quiet-objects=} qlog=$logdir/$name.quiet-objects.log qout
+        qout=$(python3 "$repo/tests/boot/quiet-objects.py" --kernels "$kernels" --log "$qlog" "$out" "$ref" 2>&1)
+        check "$name" "quiet-objects: every build warning also comes from $ref's build of its object" "$?" \
+          "$(grep -E '^(PASS|FAIL): ' <<<"$qout" | sed 's/^[A-Z]*: //')"
+        grep '^FAIL-DETAIL: ' <<<"$qout" | sed 's/^/  /'
+        ;;
       kaslr)
         # The kernel ran at a random base: latent_entropy's address in
         # /proc/kallsyms differs between the two boots and from vmlinux's.
