@@ -36,6 +36,9 @@ the same judgement.  Standard library only; ELF reading is kelf.py's.
                             references the latent_entropy variable: by its
                             symbol in objdump's comment or its absolute
                             address as an operand
+  build_warnings(build)     the warning lines (compiler, objtool, linker,
+                            modpost) of BUILD's from-scratch build log
+                            (build-full.log), or of LOG; None without it
   image_functions(vm)       one name per function address of a linked image
                             (aliases folded into the first name) and an
                             address -> function index
@@ -373,6 +376,18 @@ def checker_verdicts(cfg):
 
 
 # ---- linked images -----------------------------------------------------------
+
+WARNING = re.compile(r"(^|[ :])warning:", re.I)  # tests/boot/run.sh's build_warnings() too
+
+
+def build_warnings(build, log="build-full.log"):
+    """The warning lines of a build's log, newline stripped; None if absent."""
+    path = os.path.join(build, log)
+    if not os.path.exists(path):
+        return None
+    with open(path, errors="replace") as f:
+        return [line.rstrip("\n") for line in f if WARNING.search(line)]
+
 
 def image_functions(vm):
     """({address: first name}, kelf.FunctionIndex) of linked image VM."""

@@ -53,7 +53,6 @@ FEATURE_SUITES = {"stackinit": "structleak"}
 TIMESTAMP = re.compile(r"^\[\s*[0-9]+\.[0-9]+\] ")
 KTAP_SUBTEST = re.compile(r"^( *)# Subtest: (\S+)")
 KTAP_RESULT = re.compile(r"^( *)(not ok|ok) [0-9]+ (?:- )?(\S+)(.*)$")
-WARNING = re.compile(r"(^|[ :])warning:", re.I)
 OOPS = re.compile(r"(BUG:|WARNING:|Oops|Kernel panic|general protection fault)")
 LKDTM_OK = "lkdtm: OK: the rest of the thread stack is properly erased"
 LKDTM_XFAIL = "lkdtm: XFAIL: stackleak is not enabled"
@@ -92,17 +91,11 @@ def kunit_cases(lines):
 def normalized_warnings(build):
     """The warning lines of BUILD's from-scratch build, with the build and
     source directory names made neutral; None without a from-scratch log."""
-    path = os.path.join(build, "build-full.log")
-    if not os.path.exists(path):
+    lines = kfacts.build_warnings(build)
+    if lines is None:
         return None
-    out = []
-    with open(path, errors="replace") as f:
-        for line in f:
-            if WARNING.search(line):
-                line = line.rstrip("\n").replace(build, "O")
-                line = re.sub(r"\S*/build/kernel/src(-patched)?/", "SRC/", line)
-                out.append(line)
-    return out
+    return [re.sub(r"\S*/build/kernel/src(-patched)?/", "SRC/", line.replace(build, "O"))
+            for line in lines]
 
 
 def read_kv(path):

@@ -33,14 +33,10 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-WARNING = re.compile(r'(^|[ :])warning:', re.I)  # run.sh's build_warnings()
+sys.path.insert(0, os.path.join(REPO, 'analysis'))
+import kfacts  # noqa: E402
 OBJTOOL = re.compile(r'^(\S+\.o): warning: objtool: ')
 COMPILER = re.compile(r'^(\S+\.[cS]):\d+:\d+: warning: ')
-
-
-def warnings(log):
-    with open(log, errors='replace') as f:
-        return [line.rstrip('\n') for line in f if WARNING.search(line)]
 
 
 def roots(out):
@@ -92,11 +88,10 @@ def main():
         ap.error('give REF, or --attribute without one')
     out = os.path.abspath(a.out)
     name = os.path.basename(out)
-    full = os.path.join(out, 'build-full.log')
-    if not os.path.isfile(full):
-        print(f'FAIL: no from-scratch build log {full}')
+    mine = kfacts.build_warnings(out)
+    if mine is None:
+        print(f'FAIL: no from-scratch build log {os.path.join(out, "build-full.log")}')
         return 1
-    mine = warnings(full)
     if a.attribute:
         for line in mine:
             print(f'{object_of(line, out) or "-"}\t{line}')
@@ -128,7 +123,7 @@ def main():
     if rc != 0:
         print(f'FAIL: building {" ".join(targets)} in {a.ref} failed (log: {log})')
         return 1
-    theirs = {normalized(line, ref_out) for line in warnings(os.path.join(ref_out, 'build.log'))}
+    theirs = {normalized(line, ref_out) for line in kfacts.build_warnings(ref_out, 'build.log')}
     unexplained = [line for line in mine if normalized(line, out) not in theirs]
     if unexplained:
         print(f'FAIL: {len(unexplained)} of {len(mine)} warning lines are not in {a.ref}\'s build '

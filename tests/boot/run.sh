@@ -75,7 +75,8 @@ poisoned() {
 }
 
 # The warning lines of a kernel's from-scratch build (compiler, objtool,
-# linker, modpost), one per line.
+# linker, modpost), one per line: the rule of analysis/kfacts.py's
+# build_warnings(), which the Python checks use.
 build_warnings() {
   grep -aiE '(^|[ :])warning:' "$1/build-full.log"
 }
