@@ -48,22 +48,27 @@
 /* rax, rcx, rdx, rsi, rdi, r8-r11: beyond these, callee-saved ones. */
 #define CALLER_SAVED_REGS 9
 #define CALLEE_SAVED_PUSHES 48
-/* Larger functions are not analysed: their bound would not be small. */
-#define MAX_VALUES 512
-#define MAX_BLOCKS 128
-#define WORDS (MAX_VALUES / 64)
-
-typedef uint64_t bitset[WORDS];
+/*
+ * Larger functions are not analysed.  The limits are for compile time (the
+ * walk in max_pressure() costs instructions x words), not for the bound's
+ * sake: a dispatcher such as the syscall table's x64_sys_call() has one
+ * block and one call per case, hundreds of each, and no frame at all; it
+ * runs on every system call, so a NOP there costs every one of them.
+ */
+#define MAX_VALUES 4096
+#define MAX_BLOCKS 2048
 
 struct value {
 	LLVMValueRef v;
 	unsigned regs;		/* 8-byte registers it occupies */
 };
 
+/* Each set is liveness.words 64-bit words, one bit per value. */
 struct block {
 	LLVMBasicBlockRef bb;
-	bitset def, use, in, out;
-	bitset phi_use;		/* used by a successor's phi, from this block */
+	size_t pos;		/* in the function's layout */
+	uint64_t *def, *use, *in, *out;
+	uint64_t *phi_use;	/* used by a successor's phi, from this block */
 };
 
 struct liveness {
@@ -71,7 +76,10 @@ struct liveness {
 	struct value *values;	/* sorted by pointer */
 	size_t nvalues;
 	struct block *blocks;	/* sorted by pointer */
+	struct block **layout;	/* the same, in the function's order */
 	size_t nblocks;
+	size_t words;		/* of each set */
+	uint64_t *sets;		/* the blocks' sets, and two scratch sets */
 };
 
 static int by_pointer(const void *a, const void *b)
@@ -127,34 +135,63 @@ static bool occupies_register(LLVMValueRef v)
 	return LLVMTypeIsSized(LLVMTypeOf(v)) && !frame_address(v);
 }
 
-static bool add_value(struct liveness *l, LLVMValueRef v)
+/* Values and blocks of F, or false past MAX_VALUES or MAX_BLOCKS. */
+static bool count(LLVMValueRef f, size_t *values, size_t *blocks)
 {
-	if (!occupies_register(v))
-		return true;
-	if (l->nvalues == MAX_VALUES)
-		return false;
-	l->values[l->nvalues++] = (struct value){ v, registers_for(l->td, LLVMTypeOf(v)) };
-	return true;
+	*values = *blocks = 0;
+	for (LLVMValueRef a = LLVMGetFirstParam(f); a; a = LLVMGetNextParam(a))
+		*values += occupies_register(a);
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+		++*blocks;
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+			*values += occupies_register(i);
+	}
+	return *values <= MAX_VALUES && *blocks <= MAX_BLOCKS;
 }
 
-/* Number F's arguments and register-sized results, and its blocks. */
+static void add_value(struct liveness *l, LLVMValueRef v)
+{
+	if (occupies_register(v))
+		l->values[l->nvalues++] = (struct value){ v, registers_for(l->td, LLVMTypeOf(v)) };
+}
+
+/* Number F's arguments and register-sized results, and its blocks, into
+ * arrays sized by count(); each block gets its five sets. */
 static bool collect(struct liveness *l, LLVMValueRef f)
 {
+	size_t values, blocks;
+
+	if (!count(f, &values, &blocks))
+		return false;
+	l->words = values / 64 + 1;
+	l->values = malloc((values + 1) * sizeof(*l->values));
+	l->blocks = malloc((blocks + 1) * sizeof(*l->blocks));
+	l->layout = malloc((blocks + 1) * sizeof(*l->layout));
+	l->sets = calloc((5 * blocks + 2) * l->words, sizeof(uint64_t));
+	if (!l->values || !l->blocks || !l->layout || !l->sets)
+		return false;
 	for (LLVMValueRef a = LLVMGetFirstParam(f); a; a = LLVMGetNextParam(a))
-		if (!add_value(l, a))
-			return false;
+		add_value(l, a);
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
-		if (l->nblocks == MAX_BLOCKS)
-			return false;
-		memset(&l->blocks[l->nblocks], 0, sizeof(*l->blocks));
-		l->blocks[l->nblocks++].bb = bb;
+		uint64_t *set = l->sets + 5 * l->nblocks * l->words;
+
+		l->blocks[l->nblocks] = (struct block){ bb, l->nblocks, set, set + l->words, set + 2 * l->words,
+							set + 3 * l->words, set + 4 * l->words };
+		l->nblocks++;
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-			if (!add_value(l, i))
-				return false;
+			add_value(l, i);
 	}
 	qsort(l->values, l->nvalues, sizeof(*l->values), by_pointer);
 	qsort(l->blocks, l->nblocks, sizeof(*l->blocks), by_pointer);
+	for (size_t k = 0; k < l->nblocks; k++)
+		l->layout[l->blocks[k].pos] = &l->blocks[k];
 	return true;
+}
+
+/* Two sets that belong to no block, for solve() and max_pressure(). */
+static uint64_t *scratch(const struct liveness *l, int n)
+{
+	return l->sets + (5 * l->nblocks + n) * l->words;
 }
 
 static void set_bit(uint64_t *s, int i) { s[i / 64] |= 1ull << (i % 64); }
@@ -194,30 +231,34 @@ static void local_sets(struct liveness *l)
 	}
 }
 
-/* in = use | (out - def), out = phi_use | union of the successors' in. */
+/* in = use | (out - def), out = phi_use | union of the successors' in.
+ * Backward, so the blocks go last to first in the function's order, which
+ * mostly visits a block after its successors: few rounds to the fixed
+ * point even in a large function. */
 static void solve(struct liveness *l)
 {
+	size_t bytes = l->words * sizeof(uint64_t);
+	uint64_t *out = scratch(l, 0), *in = scratch(l, 1);
 	bool changed = true;
 
 	while (changed) {
 		changed = false;
 		for (size_t k = l->nblocks; k-- > 0;) {
-			struct block *b = &l->blocks[k];
+			struct block *b = l->layout[k];
 			LLVMValueRef term = LLVMGetBasicBlockTerminator(b->bb);
-			bitset out, in;
 
-			memcpy(out, b->phi_use, sizeof(bitset));
+			memcpy(out, b->phi_use, bytes);
 			for (unsigned s = 0; term && s < LLVMGetNumSuccessors(term); s++) {
 				struct block *succ = block_of(l, LLVMGetSuccessor(term, s));
 
-				for (int w = 0; succ && w < WORDS; w++)
+				for (size_t w = 0; succ && w < l->words; w++)
 					out[w] |= succ->in[w];
 			}
-			for (int w = 0; w < WORDS; w++)
+			for (size_t w = 0; w < l->words; w++)
 				in[w] = b->use[w] | (out[w] & ~b->def[w]);
-			if (memcmp(in, b->in, sizeof(bitset)) || memcmp(out, b->out, sizeof(bitset))) {
-				memcpy(b->in, in, sizeof(bitset));
-				memcpy(b->out, out, sizeof(bitset));
+			if (memcmp(in, b->in, bytes) || memcmp(out, b->out, bytes)) {
+				memcpy(b->in, in, bytes);
+				memcpy(b->out, out, bytes);
 				changed = true;
 			}
 		}
@@ -228,9 +269,9 @@ static unsigned registers_live(const struct liveness *l, const uint64_t *live)
 {
 	unsigned regs = 0;
 
-	for (size_t v = 0; v < l->nvalues; v++)
-		if (test_bit(live, (int)v))
-			regs += l->values[v].regs;
+	for (size_t w = 0; w < l->words; w++)
+		for (uint64_t bits = live[w]; bits; bits &= bits - 1)
+			regs += l->values[w * 64 + (size_t)__builtin_ctzll(bits)].regs;
 	return regs;
 }
 
@@ -246,9 +287,9 @@ static unsigned max_pressure(const struct liveness *l, unsigned *across)
 
 	for (size_t k = 0; k < l->nblocks; k++) {
 		const struct block *b = &l->blocks[k];
-		bitset live;
+		uint64_t *live = scratch(l, 0);
 
-		memcpy(live, b->out, sizeof(bitset));
+		memcpy(live, b->out, l->words * sizeof(uint64_t));
 		for (LLVMValueRef i = LLVMGetLastInstruction(b->bb); i; i = LLVMGetPreviousInstruction(i)) {
 			int d = value_index(l, i);
 			unsigned now;
@@ -386,9 +427,7 @@ static bool keeps_frame_pointer(LLVMValueRef f)
 bool passport_frame_bound(LLVMModuleRef M, LLVMValueRef f, uint64_t *bound,
 			  char *why, size_t why_len)
 {
-	struct value values[MAX_VALUES];
-	struct block *blocks = malloc(MAX_BLOCKS * sizeof(*blocks));
-	struct liveness l = { .td = LLVMGetModuleDataLayout(M), .values = values, .blocks = blocks };
+	struct liveness l = { .td = LLVMGetModuleDataLayout(M) };
 	unsigned live, across;
 	bool ok = false;
 
@@ -412,6 +451,9 @@ bool passport_frame_bound(LLVMModuleRef M, LLVMValueRef f, uint64_t *bound,
 		if (keeps_frame_pointer(f))
 			*bound += 8;
 	}
-	free(blocks);
+	free(l.values);
+	free(l.blocks);
+	free(l.layout);
+	free(l.sets);
 	return ok;
 }
