@@ -36,7 +36,8 @@ usage:
       stackleak the post-codegen step (passport-finalize) belongs to
       "with". A GCC plugin's -D<NAME>_PLUGIN macro goes with it (the source
       must not use the plugin's attributes without the plugin), and so do
-      passport's -DLATENT_ENTROPY_PLUGIN and -DSTRUCTLEAK_LLVM_PASS.
+      passport's -DLATENT_ENTROPY_PLUGIN, -DSTRUCTLEAK_LLVM_PASS and
+      -DRANDSTRUCT.
 
       Two measures of each variant:
       - instructions (the primary one): each variant once under
@@ -65,6 +66,7 @@ usage:
         gcc-stackleak        -fplugin=...stackleak_plugin.so and its args
         gcc-latent-entropy   the latent_entropy plugin
         gcc-structleak       the structleak plugin
+        gcc-randstruct       the randomize_layout plugin
         gcc-all              every -fplugin (the GCC plugins together)
         passport             every passport flag (the LLVM plugin and all its
                              features) and the passport-finalize step
@@ -203,7 +205,8 @@ def feature_filter(feature):
         return drop
 
     # The macros passport's Kbuild flags define next to the -mllvm options.
-    passport_defines = {"latent-entropy": "-DLATENT_ENTROPY_PLUGIN", "structleak": "-DSTRUCTLEAK_LLVM_PASS"}
+    passport_defines = {"latent-entropy": "-DLATENT_ENTROPY_PLUGIN", "structleak": "-DSTRUCTLEAK_LLVM_PASS",
+                        "randstruct": "-DRANDSTRUCT"}
 
     def passport(args):
         res, skip = [], False
@@ -249,6 +252,7 @@ def feature_filter(feature):
         "gcc-stackleak": gcc_plugin(["stackleak"]),
         "gcc-latent-entropy": gcc_plugin(["latent_entropy"]),
         "gcc-structleak": gcc_plugin(["structleak"]),
+        "gcc-randstruct": gcc_plugin(["randomize_layout"]),
         "gcc-all": gcc_plugin(None),
         "passport": passport,
     }

@@ -279,6 +279,8 @@ if [ $buildcost = 1 ]; then
   buildcost clang19 passport-latent-entropy
   buildcost gcc11-structleak gcc-structleak
   buildcost clang19 passport-structleak
+  buildcost gcc12 gcc-randstruct
+  buildcost clang19 passport-randstruct
 fi
 
 report
