@@ -26,7 +26,8 @@ so that a report number that did not come from the run's data is caught:
     instructions (in the table and the targets); CPU time's cost of
     medians and its A/A
   - every kernel whose status is "missing" is named under "Missing"
-  - the verdict table has one row per GCC plugin
+  - the verdict table has one row per GCC plugin, and so has the table of
+    passport against upstream Clang's own options
 
 Prints one line per failed check and "report check: N checks, N failed";
 exit status 1 if any failed. Standard library only.
@@ -39,7 +40,8 @@ import sys
 
 SECTIONS = ["## Method", "## Kernels", "## Stack erase cost", "## Erase vs memset", "## Cost of each feature",
             "## Boot time", "## Boot-to-boot agreement", "## Native", "## Instrumentation",
-            "## Compile-time cost", "## Verdict", "## Targets", "## Missing from this run"]
+            "## Compile-time cost", "## Verdict: can passport", "## Verdict: passport instead of upstream",
+            "## Targets", "## Missing from this run"]
 OPS = ["getpid", "uname", "poll", "select", "procfs", "fork"]
 PLUGINS = ["stackleak", "structleak", "latent_entropy", "randstruct"]
 
@@ -343,6 +345,8 @@ def main(argv):
             c.check(name in miss, "missing kernel %s not named under Missing" % name)
     vtab = [t for t in Checker.tables(c.section("## Verdict")) if t[0][0] == "GCC plugin"]
     c.check(bool(vtab) and [r[0] for r in vtab[0][1:]] == PLUGINS, "verdict table rows are not %s" % PLUGINS)
+    utab = [t for t in Checker.tables(c.section("## Verdict: passport instead of upstream")) if t[0][0] == "GCC plugin"]
+    c.check(bool(utab) and [r[0] for r in utab[0][1:]] == PLUGINS, "upstream verdict table rows are not %s" % PLUGINS)
     if not os.listdir(os.path.join(run, "buildcost")):
         c.check("missing" in c.section("## Compile-time cost"), "no buildcost data, but the report does not say it is missing")
 

@@ -415,6 +415,18 @@ def verdict_section(p, f):
             [[v["feature"], v["replaceable"]] + ["%s %s" % x for x in v["parts"]] for v in f["verdicts"]])
 
 
+def upstream_section(p, f):
+    p.w("## Verdict: passport instead of upstream Clang's own option?", "",
+        "What upstream Clang offers in each plugin's place, against passport on the same baseline kernel: "
+        "**coverage** – where the kernels' own test measures both (structleak: KUnit stackinit cases "
+        "passing, ✓ when passport's kernel passes at least as many); **cost** – passport's one-feature pair "
+        "(`bench/pairs.txt` FEATURE) against upstream's (FEATURE:upstream), fork and boot, ✓ when passport's "
+        "is at most %.1f pp above upstream's. Yes = both ✓." % PAIR_TOL_PP, "")
+    p.table(["GCC plugin", "upstream Clang's option", "passport instead?", "coverage", "cost"],
+            [[u["feature"], u["option"], u["answer"]] + ["%s %s" % x for x in (u["coverage"], u["cost"])]
+             for u in f["upstream"]])
+
+
 def checker_section(p, f):
     """Each kernel's .config as kernel-hardening-checker's rules judge it."""
     kernels = [k for k, v in f["checker"].items() if v is not None]
@@ -454,7 +466,7 @@ def missing_section(p, f):
 
 SECTIONS = [header, lambda p, f: method(p), kernels_section, erase_section, erase_vs_memset, pairs_section,
             tracking_nops_section, boot_time_section, reproducibility, native_section, static_section,
-            buildcost_section, verdict_section, checker_section, targets_section, missing_section]
+            buildcost_section, verdict_section, upstream_section, checker_section, targets_section, missing_section]
 
 
 def summary(f):

@@ -27,6 +27,8 @@ gnuplot, summary.txt) and computes nothing more.
               on instructions (basis), on CPU time only where a run has no
               instruction counts
   verdicts    [{feature replaceable parts[(state, evidence)] x3}]
+  upstream    [{feature option coverage cost answer}]: passport against
+              upstream Clang's own option (pairs.txt FEATURE:upstream)
   checker     {name: [(feature, symbol, wanted, result)] or None}: what
               kernel-hardening-checker's rules for the four features say
               about the kernel's .config (analysis/kfacts.py)
@@ -277,7 +279,7 @@ def pair_costs(run):
     for p in run["pairs"]:
         r = {"pair": p, "variants": [],
              "why": missing_reason(run, p["with"]) or missing_reason(run, p["without"]),
-             "configdiff": config_diff(run["configs"].get(p["with"]), run["configs"].get(p["without"]), p["feature"]),
+             "configdiff": config_diff(run["configs"].get(p["with"]), run["configs"].get(p["without"]), p["base"]),
              "stale": [k for k in (p["with"], p["without"]) if run["stale"].get(k)]}
         res.append(r)
         if r["why"]:
@@ -654,7 +656,9 @@ def stackleak_verdict(run, roles, clang, erase, pairs, track, static, nops):
 
 
 def pair_cost(run, pairs, feature, compiler):
-    """(fork %, boot %, label) of the feature's pair on GCC or Clang, or a reason string."""
+    """(fork %, boot %, label) of the feature's pair on GCC or Clang, or a
+    reason string. FEATURE is a pairs.txt feature: "structleak" is GCC's
+    plugin or passport, "structleak:upstream" upstream Clang's option."""
     for p in run["pairs"]:
         k = run["kernels"].get(p["with"])
         cc = k["cc"] if k else p["with"]   # a kernel not in the run: its name says the compiler
@@ -725,6 +729,57 @@ def other_verdict(run, roles, feature, clang, pairs, static):
         good = c[0] <= g[0] + PAIR_TOL_PP and (c[1] is None or g[1] is None or c[1] <= g[1] + PAIR_TOL_PP)
         cost = ("✓" if good else "✗", "%s; %s" % (cost_text(g), cost_text(c)))
     return coverage, tests, cost
+
+
+# Upstream Clang's own answer to each plugin, where it has one.
+UPSTREAM = {
+    "stackleak": "clang-22 -fsanitize-coverage=stack-depth (a kernel with it is not in compare yet)",
+    "structleak": "INIT_STACK_ALL_ZERO (-ftrivial-auto-var-init=zero)",
+    "latent_entropy": None,
+    "randstruct": "Clang's randstruct (-frandomize-layout-seed-file; a kernel with it is not in compare yet)",
+}
+
+
+def upstream_verdicts(run, pairs):
+    """passport instead of upstream Clang's own option, per feature:
+    {feature option coverage cost answer}, each of coverage and cost a
+    (state, evidence). Coverage where the kernels' own test measures both
+    (structleak: KUnit stackinit, more cases passing is more coverage);
+    cost from the two one-feature pairs against the same baseline kernel
+    (pairs.txt FEATURE and FEATURE:upstream)."""
+    res = []
+    for feature, option in UPSTREAM.items():
+        if option is None:
+            none = ("–", "upstream Clang has no latent_entropy")
+            res.append({"feature": feature, "option": "none", "coverage": none, "cost": none,
+                        "answer": "yes: passport is the only Clang option"})
+            continue
+        up = next((p for p in run["pairs"] if p["feature"] == feature + ":upstream"), None)
+        mine = next((p for p in run["pairs"] if p["feature"] == feature and is_clang(run, p["with"])), None)
+        if up is None or mine is None:
+            why = ("–", "no %s pair in this run" % ("upstream" if up is None else "passport"))
+            res.append({"feature": feature, "option": option, "coverage": why, "cost": why,
+                        "answer": "not shown by this run"})
+            continue
+        coverage = ("–", "no in-guest measure of %s's coverage in compare" % feature)
+        if feature == "structleak":
+            vp, vu = run["verdicts"].get(mine["with"]), run["verdicts"].get(up["with"])
+            sp, su = vp and vp["stackinit"], vu and vu["stackinit"]
+            if sp and su:
+                coverage = ("✓" if sp[0] >= su[0] else "✗",
+                            "KUnit stackinit pass/fail/skip: %s %d/%d/%d, %s %d/%d/%d" % (
+                                (mine["with"],) + sp + (up["with"],) + su))
+            else:
+                coverage = ("–", "no stackinit result for %s" % (mine["with"] if not sp else up["with"]))
+        c, u = pair_cost(run, pairs, feature, "clang"), pair_cost(run, pairs, feature + ":upstream", "clang")
+        if isinstance(c, str) or isinstance(u, str):
+            cost = ("–", "; ".join(cost_text(x) for x in (c, u)))
+        else:
+            good = c[0] <= u[0] + PAIR_TOL_PP and (c[1] is None or u[1] is None or c[1] <= u[1] + PAIR_TOL_PP)
+            cost = ("✓" if good else "✗", "%s; %s" % (cost_text(c), cost_text(u)))
+        res.append({"feature": feature, "option": option, "coverage": coverage, "cost": cost,
+                    "answer": replaceable([coverage, cost])})
+    return res
 
 
 def plugin_verdicts(run, roles, erase, pairs, track, static, nops):
@@ -802,6 +857,7 @@ def analyse(run):
                                          for k in run["kernels"]},
             "agreement": boot_agreement(run), "native": native, "static": static, "buildcost": buildcost,
             "verdicts": plugin_verdicts(run, roles, erase, pairs, track, static, nops),
+            "upstream": upstream_verdicts(run, pairs),
             "checker": {k: None if c is None else kfacts.checker_verdicts(c) for k, c in run["configs"].items()},
             "targets": targets(run, erase, native, buildcost, nops),
             "absent": sorted({k for p in run["pairs"] for k in (p["with"], p["without"]) if k not in run["kernels"]})}

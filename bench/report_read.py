@@ -4,7 +4,8 @@ read_run(RUN_DIR) -> run, a dict of lists, dicts and numbers:
   path       RUN_DIR
   meta       {key: value}                    meta.txt (empty if absent)
   kernels    {name: {name cc tree frags status}}, in kernels.tsv order
-  pairs      [{feature with without label}]  pairs.txt
+  pairs      [{feature base upstream with without label}]  pairs.txt
+             (base: FEATURE without ":upstream"; upstream: it had it)
   boots      {name: [boot]}, in file order   boot/NAME.N.log that reached "done";
              boot = {path results{(phase, op): {min median max samples batch
              bytes}} depth{op: bytes} run_init info{k: v} done}
@@ -77,8 +78,10 @@ def read_pairs(run):
         for l in read_lines(path):
             if l.strip() and not l.lstrip().startswith("#"):
                 f = l.split(None, 3)
-                pairs.append({"feature": f[0], "with": f[1], "without": f[2],
-                              "label": f[3] if len(f) > 3 else ""})
+                # FEATURE:upstream, a pair of upstream Clang's own option
+                base, _, kind = f[0].partition(":")
+                pairs.append({"feature": f[0], "base": base, "upstream": kind == "upstream",
+                              "with": f[1], "without": f[2], "label": f[3] if len(f) > 3 else ""})
     return pairs
 
 
