@@ -655,14 +655,19 @@ def stackleak_verdict(run, roles, clang, erase, pairs, track, static, nops):
     return coverage, tests, (st, "; ".join(ev + tracking))
 
 
+def pair_cc(run, p):
+    """The compiler of a pair's WITH kernel; for a kernel not in the run
+    its name, which says the compiler (gcc12, clang19-initzero)."""
+    k = run["kernels"].get(p["with"])
+    return k["cc"] if k else p["with"]
+
+
 def pair_cost(run, pairs, feature, compiler):
     """(fork %, boot %, label) of the feature's pair on GCC or Clang, or a
     reason string. FEATURE is a pairs.txt feature: "structleak" is GCC's
     plugin or passport, "structleak:upstream" upstream Clang's option."""
     for p in run["pairs"]:
-        k = run["kernels"].get(p["with"])
-        cc = k["cc"] if k else p["with"]   # a kernel not in the run: its name says the compiler
-        if p["feature"] != feature or not cc.startswith(compiler):
+        if p["feature"] != feature or not pair_cc(run, p).startswith(compiler):
             continue
         v = pair_variant(pairs, feature, p["with"], WITH_VS_WITHOUT)
         x = v["ops"]["fork"] if v else None
@@ -755,7 +760,7 @@ def upstream_verdicts(run, pairs):
                         "answer": "yes: passport is the only Clang option"})
             continue
         up = next((p for p in run["pairs"] if p["feature"] == feature + ":upstream"), None)
-        mine = next((p for p in run["pairs"] if p["feature"] == feature and is_clang(run, p["with"])), None)
+        mine = next((p for p in run["pairs"] if p["feature"] == feature and pair_cc(run, p).startswith("clang")), None)
         if up is None or mine is None:
             why = ("–", "no %s pair in this run" % ("upstream" if up is None else "passport"))
             res.append({"feature": feature, "option": option, "coverage": why, "cost": why,
