@@ -37,6 +37,7 @@
 
 #define PASSPORT_COMPAT_CLANG
 #include "compat.h"
+#include "frontend-reach.h"
 
 extern "C" {
 #include "passport.h"
@@ -215,9 +216,6 @@ class RandstructConsumer : public ASTConsumer {
 	uint64_t seed[4] = {};
 	ASTContext *Ctx = nullptr;
 	std::set<const Decl *> randomized, flexible; /* canonical decls */
-	std::vector<FunctionDecl *> deferred; /* initialiser checks, at the end */
-	std::set<const Decl *> reached;	/* functions referred to by walked code */
-	std::set<std::string> aliased;	/* alias targets, by name */
 	AttrDiagFilter *filter = nullptr;
 
 public:
@@ -262,7 +260,7 @@ public:
 
 	void Initialize(ASTContext &C) override { Ctx = &C; }
 
-	void reach(const Decl *D);	/* walked code refers to D */
+	passport_reach::Reach reach;	/* what the initialiser checks walk */
 
 	bool is_randomized(const RecordDecl *RD) const
 	{
@@ -282,7 +280,7 @@ public:
 
 	void HandleTranslationUnit(ASTContext &) override
 	{
-		check_deferred_inits();
+		check_reached_inits();
 		if (!filter)
 			return;
 		DiagnosticsEngine &DE = Ctx->getDiagnostics();
@@ -302,8 +300,7 @@ private:
 		       passport_compat::native_attrs(RD, which == NO_RANDOMIZE);
 	}
 	void check_native_attrs(RecordDecl *RD);
-	void check_deferred_inits();
-	void reach_aliasee(const Decl *D);
+	void check_reached_inits();
 	bool is_pure_ops(const RecordDecl *RD) const;
 	bool is_flexible_array(const FieldDecl *F) const;
 	uint64_t gcc_size(const FieldDecl *F) const;
@@ -602,7 +599,7 @@ public:
 	 * (and cleanup functions, in VisitVarDecl). */
 	bool VisitDeclRefExpr(DeclRefExpr *E)
 	{
-		C.reach(E->getDecl());
+		C.reach.refer(E->getDecl());
 		return true;
 	}
 
@@ -657,8 +654,7 @@ public:
 	 * initialise that tail only with a string constant. */
 	bool VisitVarDecl(VarDecl *VD)
 	{
-		if (const auto *A = VD->getAttr<CleanupAttr>())
-			C.reach(A->getFunctionDecl());
+		C.reach.var(VD);
 		const RecordDecl *RD = VD->getType()->getAsRecordDecl();
 		if (!RD || !C.has_flexible_tail(RD) || !VD->getInit())
 			return true;
@@ -684,77 +680,25 @@ public:
 	}
 };
 
-/*
- * The initialiser checks walk the code that is emitted, not every top-level
- * declaration: in a kernel translation unit most function bodies are the
- * headers' static inline functions, and most of those are never called.
- * External functions and variable initialisers are walked as they come;
- * a function of internal linkage waits until the end of the translation
- * unit and is walked once something walked refers to it (a call, its
- * address), or when its attributes keep it without a reference (used,
- * constructor, destructor, the target of an alias or a cleanup). What is
- * never reached emits no code, so no initialiser of it can put a value in
- * the wrong field. (GCC checks unreached code too. The walk over all of it
- * cost 2.4 % of a kernel compile's instructions with the plugin merely
- * loaded.) Records, typedefs and prototypes hold no initialiser.
- */
-static bool kept_without_reference(const FunctionDecl *FD)
-{
-	return FD->hasAttr<UsedAttr>() || FD->hasAttr<ConstructorAttr>() || FD->hasAttr<DestructorAttr>();
-}
-
-void RandstructConsumer::reach(const Decl *D)
-{
-	if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D))
-		reached.insert(FD->getCanonicalDecl());
-}
-
+/* The initialiser checks walk the code that is emitted (frontend-reach.h):
+ * a static function nothing emitted reaches emits nothing, so none of its
+ * initialisers can put a value in the wrong field.  GCC checks it too; the
+ * walk over every header inline cost 2.4 % of a kernel compile's
+ * instructions with the plugin merely loaded.  Records, typedefs and
+ * prototypes hold no initialiser. */
 bool RandstructConsumer::HandleTopLevelDecl(DeclGroupRef DG)
 {
 	InitChecker V(*this, Ctx->getDiagnostics());
 
-	for (Decl *D : DG) {
-		reach_aliasee(D);
-		if (auto *FD = dyn_cast<FunctionDecl>(D)) {
-			if (!FD->doesThisDeclarationHaveABody())
-				continue;
-			if (!FD->isExternallyVisible() && !kept_without_reference(FD))
-				deferred.push_back(FD);
-			else
-				V.TraverseDecl(FD);
-		} else if (auto *VD = dyn_cast<VarDecl>(D)) {
-			if (VD->hasInit())
-				V.TraverseDecl(VD);
-		}
-	}
+	reach.top_level(DG, [&](Decl *D) { V.TraverseDecl(D); });
 	return true;
 }
 
-void RandstructConsumer::reach_aliasee(const Decl *D)
-{
-	if (const auto *A = D->getAttr<AliasAttr>())
-		aliased.insert(A->getAliasee().str());
-}
-
-/* Walk the deferred functions that something reached, until no walk
- * reaches another. */
-void RandstructConsumer::check_deferred_inits()
+void RandstructConsumer::check_reached_inits()
 {
 	InitChecker V(*this, Ctx->getDiagnostics());
 
-	for (bool more = true; more;) {
-		more = false;
-		for (FunctionDecl *&FD : deferred) {
-			if (!FD || (!reached.count(FD->getCanonicalDecl()) &&
-				    !aliased.count(FD->getNameAsString())))
-				continue;
-			FunctionDecl *walk = FD;
-			FD = nullptr;
-			V.TraverseDecl(walk);
-			more = true;
-		}
-	}
-	deferred.clear();
+	reach.finish([&](Decl *D) { V.TraverseDecl(D); });
 }
 
 /* ---- the plugin action ------------------------------------------------------- */
