@@ -738,10 +738,10 @@ def other_verdict(run, roles, feature, clang, pairs, static):
 
 # Upstream Clang's own answer to each plugin, where it has one.
 UPSTREAM = {
-    "stackleak": "clang-22 -fsanitize-coverage=stack-depth (a kernel with it is not in compare yet)",
+    "stackleak": "clang-22 -fsanitize-coverage=stack-depth",
     "structleak": "INIT_STACK_ALL_ZERO (-ftrivial-auto-var-init=zero)",
     "latent_entropy": None,
-    "randstruct": "Clang's randstruct (-frandomize-layout-seed-file; a kernel with it is not in compare yet)",
+    "randstruct": "Clang's randstruct (-frandomize-layout-seed-file)",
 }
 
 
@@ -759,7 +759,7 @@ def upstream_verdicts(run, pairs):
             res.append({"feature": feature, "option": "none", "coverage": none, "cost": none,
                         "answer": "yes: passport is the only Clang option"})
             continue
-        up = next((p for p in run["pairs"] if p["feature"] == feature + ":upstream"), None)
+        up = next((p for p in run["pairs"] if p["base"] == feature and p["upstream"]), None)
         mine = next((p for p in run["pairs"] if p["feature"] == feature and pair_cc(run, p).startswith("clang")), None)
         if up is None or mine is None:
             why = ("–", "no %s pair in this run" % ("upstream" if up is None else "passport"))
@@ -776,7 +776,7 @@ def upstream_verdicts(run, pairs):
                                 (mine["with"],) + sp + (up["with"],) + su))
             else:
                 coverage = ("–", "no stackinit result for %s" % (mine["with"] if not sp else up["with"]))
-        c, u = pair_cost(run, pairs, feature, "clang"), pair_cost(run, pairs, feature + ":upstream", "clang")
+        c, u = pair_cost(run, pairs, feature, "clang"), pair_cost(run, pairs, up["feature"], "clang")
         if isinstance(c, str) or isinstance(u, str):
             cost = ("–", "; ".join(cost_text(x) for x in (c, u)))
         else:

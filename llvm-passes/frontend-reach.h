@@ -95,7 +95,7 @@ public:
 			more = false;
 			for (clang::FunctionDecl *&FD : waiting) {
 				if (!FD || (!reached.count(FD->getCanonicalDecl()) &&
-					    !aliased.count(FD->getNameAsString())))
+					    (aliased.empty() || !aliased.count(FD->getNameAsString()))))
 					continue;
 				clang::FunctionDecl *now = FD;
 				FD = nullptr;

@@ -698,6 +698,8 @@ void RandstructConsumer::check_reached_inits()
 {
 	InitChecker V(*this, Ctx->getDiagnostics());
 
+	if (randomized.empty() && marked(DESIGNATED_INIT).empty())
+		return;	/* no initialiser to check */
 	reach.finish([&](Decl *D) { V.TraverseDecl(D); });
 }
 
