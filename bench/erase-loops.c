@@ -20,9 +20,11 @@
  *                compiler cannot turn it into vector stores either.
  *   erase_unrolled  the same stores, four per iteration (fewer loop
  *                instructions; still 8-byte general-register stores)
- *   erase_stosq  `rep stosq` with the poison in rax: the x86-64 erase of the
- *                series (kernel-patches 0010; the kernel's own memset is
+ *   erase_stosq  `rep stosq` with the poison in rax, after the unrolled
+ *                search of step (1): the x86-64 erase of the series
+ *                (kernel-patches 0010 and 0011; the kernel's own memset is
  *                `rep stosb`).
+ * The other two search word by word, as 6.1 does.
  *
  * Written for passport from the description of the algorithm, not from the
  * kernel source.
@@ -45,6 +47,39 @@ static uint64_t *erase_boundary(uint64_t *low, uint64_t *lowest)
 	/* p is the bottom of the poison run (or low): the run itself is
 	 * already poison, start above it. */
 	return run == ERASE_SEARCH_WORDS ? p + ERASE_SEARCH_WORDS : p;
+}
+
+/* Step (1) as the series does it (0011), same result: step over words that
+ * are not poison, then test the whole run below in one unrolled sequence of
+ * compares (the word loop above costs several instructions a word). The word
+ * loop finishes near low. */
+static int poisoned_below(const uint64_t *p)
+{
+	int i;
+
+#pragma GCC unroll 16
+	for (i = 1; i <= ERASE_SEARCH_WORDS; i++)
+		if (p[-i] != ERASE_POISON)
+			return 0;
+	return 1;
+}
+
+static uint64_t *erase_boundary_unrolled(uint64_t *low, uint64_t *lowest)
+{
+	uint64_t *p = lowest;
+
+	while (p - low >= ERASE_SEARCH_WORDS) {
+		if (p[-1] != ERASE_POISON) {
+			p--;
+			continue;
+		}
+		if (poisoned_below(p))
+			return p;
+		do
+			p--;
+		while (*p == ERASE_POISON);
+	}
+	return erase_boundary(low, p);
 }
 
 size_t erase_words(uint64_t *low, uint64_t *lowest, uint64_t *high)
@@ -77,7 +112,7 @@ size_t erase_unrolled(uint64_t *low, uint64_t *lowest, uint64_t *high)
 
 size_t erase_stosq(uint64_t *low, uint64_t *lowest, uint64_t *high)
 {
-	uint64_t *p = erase_boundary(low, lowest), *start = p;
+	uint64_t *p = erase_boundary_unrolled(low, lowest), *start = p;
 	size_t n = (size_t)(high - p);
 
 	__asm__ volatile("rep stosq"

@@ -1,0 +1,1 @@
+/* Stand-in for <asm/stacktrace.h> (poison-search.c): nothing is needed. */
