@@ -1,7 +1,7 @@
 // The positional-initialiser check walks the code that is emitted: external
 // functions and variable initialisers, and each function of internal linkage
 // (a header's static inline) once emitted code reaches it (a call, an
-// address, a cleanup) or its attributes keep it (used); at the end of the
+// address, a cleanup, an alias) or its attributes keep it (used); at the end of the
 // translation unit. Code nothing reaches emits nothing: not checked, even
 // when another unreached function calls it.
 // RUN: not %clang $(%flags --randstruct=full --seed-file=%root/gcc-plugins/test.seed) -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not=error:
@@ -55,6 +55,14 @@ static int through_pointer(void)
 // CHECK-DAG: deferred-inits.c:[[@LINE-3]]:17: error: positional initialization of field in randomized 'struct s'
 
 int (*const ops)(void) = through_pointer;
+
+static int alias_target(void)
+{
+	struct s x = { 13 };
+	return x.a;
+}
+// CHECK-DAG: deferred-inits.c:[[@LINE-3]]:17: error: positional initialization of field in randomized 'struct s'
+int alias_name(void) __attribute__((alias("alias_target")));
 
 int external(void)
 {
