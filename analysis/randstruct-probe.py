@@ -9,7 +9,10 @@ usage: randstruct-probe.py [--baseline-none] [--tu SRC.c ...] [--jobs N]
 
 GCC_BUILD_DIR: a kernel built with gcc + the kernel's randstruct plugin;
 CLANG_BUILD_DIR: the same kernel built with clang + passport's randstruct
-(-mllvm -passport-randstruct), same seed.  Both must have compiled every
+(-mllvm -passport-randstruct), same seed.  A Clang kernel with upstream
+Clang's built-in randstruct (-frandomize-layout-seed-file, passport off) is
+probed the same way: its layouts are Clang's own algorithm, so they are
+expected to differ from GCC's (compare's upstream column counts how much).  Both must have compiled every
 --tu (default: a set of core kernel files; those missing from either build
 are reported and skipped).
 
@@ -101,11 +104,26 @@ def kbuild_command(build, src):
         raise SetupError(str(e))
 
 
+CLANG_SEED = "-frandomize-layout-seed-file="      # upstream Clang's built-in randstruct
+PASSPORT_SEED = "-passport-randstruct-seed-file="
+
+
+def clang_randstruct(argv):
+    """Whose randstruct a Clang command runs: "passport", "clang" (the
+    built-in one) or None."""
+    if "-passport-randstruct" in argv:
+        return "passport"
+    if any(a.startswith(CLANG_SEED) for a in argv):
+        return "clang"
+    return None
+
+
 def without_randstruct(argv):
-    """ARGV without -DRANDSTRUCT and the -mllvm -passport-randstruct* pairs."""
+    """ARGV without -DRANDSTRUCT, the -mllvm -passport-randstruct* pairs and
+    Clang's own seed option."""
     out, i = [], 0
     while i < len(argv):
-        if argv[i] == "-DRANDSTRUCT":
+        if argv[i] == "-DRANDSTRUCT" or argv[i].startswith(CLANG_SEED):
             i += 1
             continue
         if argv[i] == "-mllvm" and i + 1 < len(argv) and argv[i + 1].startswith("-passport-randstruct"):
@@ -119,15 +137,16 @@ def without_randstruct(argv):
 def with_seed(argv, seed):
     out = []
     for a in argv:
-        if a.startswith("-passport-randstruct-seed-file="):
-            a = "-passport-randstruct-seed-file=" + seed
+        for opt in (PASSPORT_SEED, CLANG_SEED):
+            if a.startswith(opt):
+                a = opt + seed
         out.append(a)
     return out
 
 
 def clang_seed_file(argv, build):
     for a in argv:
-        if a.startswith("-passport-randstruct-seed-file="):
+        if a.startswith(PASSPORT_SEED) or a.startswith(CLANG_SEED):
             p = a.split("=", 1)[1]
             return p if os.path.isabs(p) else os.path.normpath(os.path.join(build, p))
     return None
@@ -399,9 +418,9 @@ def _probe_tu(r, src, cfg, tmp):
     if not any(a.startswith("-fplugin=") and a.endswith("randomize_layout_plugin.so") for a in g_argv):
         raise SetupError("%s: the GCC kernel's command does not load randomize_layout_plugin.so "
                          "(stale object?)" % src)
-    if "-passport-randstruct" not in c_argv:
-        raise SetupError("%s: the Clang kernel's command has no -mllvm -passport-randstruct "
-                         "(stale object?)" % src)
+    if clang_randstruct(c_argv) is None:
+        raise SetupError("%s: the Clang kernel's command has neither -mllvm -passport-randstruct nor "
+                         "%s (stale object?)" % (src, CLANG_SEED))
     base = src[:-2].replace("/", "_")
     # 2. the TU's types, from Clang's DWARF
     dwo = os.path.join(tmp, base + ".dwarf.o")
@@ -603,8 +622,10 @@ def main():
         usage(str(e))
     if not any(a.endswith("randomize_layout_plugin.so") for a in g_argv if a.startswith("-fplugin=")):
         usage("%s: the GCC command of %s does not load randomize_layout_plugin.so" % (cfg.gcc, tus[0]))
-    if "-passport-randstruct" not in c_argv:
-        usage("%s: the Clang command of %s has no -mllvm -passport-randstruct" % (cfg.clang, tus[0]))
+    whose = clang_randstruct(c_argv)
+    if whose is None:
+        usage("%s: the Clang command of %s has neither -mllvm -passport-randstruct nor %s" % (
+            cfg.clang, tus[0], CLANG_SEED))
     g_seed = gcc_plugin_seed(cfg.gcc)
     c_seed_file = seed_override or clang_seed_file(c_argv, cfg.clang)
     try:
@@ -613,10 +634,14 @@ def main():
         c_seed = None
     if g_seed is None or c_seed is None:
         usage("seed not found (GCC: scripts/gcc-plugins/randomize_layout_seed.h %s; Clang: %s)" % (
-            "ok" if g_seed else "missing", c_seed_file or "no -passport-randstruct-seed-file"))
+            "ok" if g_seed else "missing", c_seed_file or "no seed file option"))
     g_mode = randstruct_mode(cfg.gcc)
     c_mode = [a.split("=", 1)[1] for a in c_argv if a.startswith("-passport-randstruct-mode=")]
-    c_mode = c_mode[0] if c_mode else "full"
+    c_mode = c_mode[0] if c_mode else randstruct_mode(cfg.clang) if whose == "clang" else "full"
+    if whose == "clang":
+        print("INFO: randstruct-probe: the Clang kernel uses upstream Clang's built-in randstruct "
+              "(%s), not passport's: its own algorithm, so its layouts are expected to differ "
+              "from the GCC plugin's" % CLANG_SEED)
     if not args.clang_no_randstruct:
         report(g_seed == c_seed, "seed: GCC plugin (scripts/gcc-plugins/randomize_layout_seed.h) "
                "%s..., Clang %s %s..." % (
@@ -626,8 +651,9 @@ def main():
         print("INFO: randstruct-probe: the Clang side is compiled without randstruct "
               "(--clang-no-randstruct): this run must FAIL")
     else:
-        report(g_mode == c_mode, "mode: GCC kernel RANDSTRUCT %s, Clang -passport-randstruct-mode=%s" % (
-            g_mode, c_mode))
+        report(g_mode == c_mode, "mode: GCC kernel RANDSTRUCT %s, Clang %s" % (
+            g_mode, "-passport-randstruct-mode=" + c_mode if whose == "passport" else
+            "kernel RANDSTRUCT %s (built-in)" % c_mode))
 
     diff = config_differences(cfg.gcc, cfg.clang)
     if diff:

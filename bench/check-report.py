@@ -347,6 +347,17 @@ def main(argv):
     c.check(bool(vtab) and [r[0] for r in vtab[0][1:]] == PLUGINS, "verdict table rows are not %s" % PLUGINS)
     utab = [t for t in Checker.tables(c.section("## Verdict: passport instead of upstream")) if t[0][0] == "GCC plugin"]
     c.check(bool(utab) and [r[0] for r in utab[0][1:]] == PLUGINS, "upstream verdict table rows are not %s" % PLUGINS)
+    # randstruct layouts: each probed kernel's mismatched types, as the
+    # probe's own summary line gives them, in the upstream table's row
+    urow = next((r for r in utab[0][1:] if r[0] == "randstruct"), None) if utab else None
+    for path in sorted(glob.glob(os.path.join(run, "static", "*.randstruct-probe.txt"))):
+        name = os.path.basename(path)[:-len(".randstruct-probe.txt")]
+        text = open(path, errors="replace").read()
+        m = re.search(r"^(?:PASS|FAIL): randstruct-probe: \d+ TUs, .*: (\d+) mismatches(?: in (\d+) distinct types)?$",
+                      text, re.M)
+        if m and urow is not None and name in " ".join(urow):
+            c.check("%s: %s of" % (name, m.group(2) or "0") in " ".join(urow),
+                    "upstream randstruct row does not give %s's %s mismatched types" % (name, m.group(2) or "0"))
     if not os.listdir(os.path.join(run, "buildcost")):
         c.check("missing" in c.section("## Compile-time cost"), "no buildcost data, but the report does not say it is missing")
 

@@ -419,7 +419,9 @@ def upstream_section(p, f):
     p.w("## Verdict: passport instead of upstream Clang's own option?", "",
         "What upstream Clang offers in each plugin's place, against passport on the same baseline kernel: "
         "**coverage** – where the kernels' own test measures both (structleak: KUnit stackinit cases "
-        "passing, ✓ when passport's kernel passes at least as many); **cost** – passport's one-feature pair "
+        "passing, ✓ when passport's kernel passes at least as many; randstruct: `analysis/randstruct-probe.py` against "
+        "the run's GCC randstruct kernel, ✓ when passport's layouts are the GCC plugin's for the same seed, with "
+        "how many types upstream Clang's own algorithm lays out differently); **cost** – passport's one-feature pair "
         "(`bench/pairs.txt` FEATURE) against upstream's (FEATURE:upstream), fork and boot, ✓ when passport's "
         "is at most %.1f pp above upstream's. Yes = both ✓." % PAIR_TOL_PP, "")
     p.table(["GCC plugin", "upstream Clang's option", "passport instead?", "coverage", "cost"],

@@ -745,11 +745,33 @@ UPSTREAM = {
 }
 
 
+def layout_text(name, lay):
+    """One kernel's randstruct layouts against the GCC plugin's, in words."""
+    if lay is None or lay["mismatches"] is None:
+        return "%s: layout not probed%s" % (name, "" if lay is None else " (randstruct-probe exit %s)" % lay["exit"])
+    return "%s: %d of %d distinct types laid out unlike %s's GCC plugin for the same seed (%s randomized)" % (
+        name, lay["mismatched_types"], lay["distinct"], lay["against"],
+        "?" if lay["randomized"] is None else lay["randomized"])
+
+
+def randstruct_layout_verdict(run, mine, up):
+    """randstruct: the same seed gives passport's kernel the GCC plugin's
+    layouts (analysis/randstruct-probe.py, compare's static step); upstream
+    Clang's built-in randstruct has its own algorithm. ✓ when passport's
+    layouts are the plugin's and the probe saw randomized types at all."""
+    lp, lu = run["layouts"].get(mine), run["layouts"].get(up)
+    text = "; ".join(layout_text(k, l) for k, l in ((mine, lp), (up, lu)))
+    if lp is None or lp["mismatches"] is None:
+        return ("–", text)
+    return ("✓" if lp["mismatches"] == 0 and (lp["randomized"] or 0) > 0 else "✗", text)
+
+
 def upstream_verdicts(run, pairs):
     """passport instead of upstream Clang's own option, per feature:
     {feature option coverage cost answer}, each of coverage and cost a
     (state, evidence). Coverage where the kernels' own test measures both
-    (structleak: KUnit stackinit, more cases passing is more coverage);
+    (structleak: KUnit stackinit, more cases passing is more coverage;
+    randstruct: the GCC plugin's layouts for the same seed);
     cost from the two one-feature pairs against the same baseline kernel
     (pairs.txt FEATURE and FEATURE:upstream)."""
     res = []
@@ -776,6 +798,8 @@ def upstream_verdicts(run, pairs):
                                 (mine["with"],) + sp + (up["with"],) + su))
             else:
                 coverage = ("–", "no stackinit result for %s" % (mine["with"] if not sp else up["with"]))
+        if feature == "randstruct":
+            coverage = randstruct_layout_verdict(run, mine["with"], up["with"])
         c, u = pair_cost(run, pairs, feature, "clang"), pair_cost(run, pairs, up["feature"], "clang")
         if isinstance(c, str) or isinstance(u, str):
             cost = ("–", "; ".join(cost_text(x) for x in (c, u)))

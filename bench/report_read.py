@@ -15,6 +15,10 @@ read_run(RUN_DIR) -> run, a dict of lists, dicts and numbers:
   configs    {name: {CONFIG_X: value} or None}              static/NAME.config
              ("# CONFIG_X is not set" lines: the value "is not set")
   stale      {name: first line or None}      static/NAME.config-stale
+  layouts    {name: {exit against mismatches types distinct mismatched_types
+             randomized} or None}            static/NAME.randstruct-probe.txt
+             (analysis/randstruct-probe.py against the run's GCC
+             randstruct kernel; numbers None where the probe did not say)
   native     {(variant, bytes): {min median samples}} or None  native.txt
   buildcost  {(kernel, feature): {objects{obj: {with without control: [s]}}
              instructions{obj: {variant: n}} processes{obj: {variant:
@@ -179,6 +183,33 @@ def read_stale(run, name):
     return read_lines(path)[0] if os.path.exists(path) else None
 
 
+PROBE_TOTAL_RE = re.compile(r"^(PASS|FAIL): randstruct-probe: \d+ TUs, (\d+) types \((\d+) distinct\), .*: "
+                            r"(\d+) mismatches(?: in (\d+) distinct types)?")
+PROBE_RANDOM_RE = re.compile(r"^(?:PASS|FAIL): randstruct-probe: (\d+) of \d+ distinct types are randomized")
+PROBE_EXIT_RE = re.compile(r"^# exit (\d+) against (\S+)")
+
+
+def read_layout(run, name):
+    """compare.sh's randstruct-probe output for NAME."""
+    path = os.path.join(run, "static", name + ".randstruct-probe.txt")
+    if not os.path.exists(path):
+        return None
+    res = {"exit": None, "against": None, "mismatches": None, "types": None, "distinct": None,
+           "mismatched_types": None, "randomized": None}
+    for line in read_lines(path):
+        m = PROBE_TOTAL_RE.match(line)
+        if m:
+            res.update(types=int(m.group(2)), distinct=int(m.group(3)), mismatches=int(m.group(4)),
+                       mismatched_types=int(m.group(5) or 0))
+        m = PROBE_RANDOM_RE.match(line)
+        if m:
+            res["randomized"] = int(m.group(1))
+        m = PROBE_EXIT_RE.match(line)
+        if m:
+            res.update({"exit": int(m.group(1)), "against": m.group(2)})
+    return res
+
+
 def read_native(run):
     path = os.path.join(run, "native.txt")
     if not os.path.exists(path):
@@ -227,4 +258,5 @@ def read_run(run):
             "static": {k: read_static(run, k) for k in kernels},
             "verdicts": {k: read_verdicts(run, k) for k in kernels},
             "configs": {k: read_config(run, k) for k in kernels},
-            "stale": {k: read_stale(run, k) for k in kernels}}
+            "stale": {k: read_stale(run, k) for k in kernels},
+            "layouts": {k: read_layout(run, k) for k in kernels}}
