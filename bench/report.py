@@ -174,7 +174,7 @@ def erase_vs_memset(p, f):
     if not p.section("## Erase vs memset in the guest (the physical limit)", f["stackleak"],
                      "No stackleak kernel in this run.",
                      "Kernel erase cost per call = on − off (ns, i.e. instructions); the series' erase is one `rep stosq` "
-                     "(0010) after the search for the used region. User space in the same guest: "
+                     "(0010) after the search for the used region (16 words compared in one unrolled run, 0011). User space in the same guest: "
                      "glibc memset, `rep stosb`, and the erase models of `bench/erase-loops.c` over the erase depth "
                      "of that op.", ""):
         return
@@ -300,7 +300,7 @@ def native_section(p, f):
         "- 6.1's word loop (`erase-words`): %s glibc memset, %s `rep stosb` → %s" % (
             say("erase-words", "memset"), say("erase-words", "memset-stosb"),
             "meets the target" if meets[("erase-words", "memset")] else "misses the target"),
-        "- `rep stosq` erase (`erase-stosq`, the series' x86-64 erase, 0010): %s glibc memset, %s `rep stosb` (the kernel's own memset) → %s" % (
+        "- `rep stosq` erase after the unrolled search (`erase-stosq`, the series' x86-64 erase, 0010 and 0011): %s glibc memset, %s `rep stosb` (the kernel's own memset) → %s" % (
             say("erase-stosq", "memset"), say("erase-stosq", "memset-stosb"),
             "meets it against glibc memset" if meets[("erase-stosq", "memset")] else
             "meets it against the kernel's memset (`rep stosb`), not against glibc's vector memset at small sizes"
