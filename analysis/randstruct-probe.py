@@ -9,12 +9,12 @@ usage: randstruct-probe.py [--baseline-none] [--tu SRC.c ...] [--jobs N]
 
 GCC_BUILD_DIR: a kernel built with gcc + the kernel's randstruct plugin;
 CLANG_BUILD_DIR: the same kernel built with clang + passport's randstruct
-(-mllvm -passport-randstruct), same seed.  A Clang kernel with upstream
-Clang's built-in randstruct (-frandomize-layout-seed-file, passport off) is
-probed the same way: its layouts are Clang's own algorithm, so they are
-expected to differ from GCC's (compare's upstream column counts how much).  Both must have compiled every
+(-mllvm -passport-randstruct), same seed.  Both must have compiled every
 --tu (default: a set of core kernel files; those missing from either build
-are reported and skipped).
+are reported and skipped).  A Clang kernel with upstream Clang's built-in
+randstruct (-frandomize-layout-seed-file, passport off) is probed the same
+way: its layouts come from Clang's own algorithm, so they are expected to
+differ from GCC's (compare's upstream column counts how much).
 
 Why not DWARF: the GCC plugin reorders fields after GCC has recorded the
 original offsets, so a GCC vmlinux's DWARF shows the unrandomized layout.
