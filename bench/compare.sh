@@ -244,27 +244,27 @@ done 3< "$run/kernels.tsv"
 
 # ---- randstruct layouts against the GCC plugin's ---------------------------------
 # Each Clang kernel of a randstruct pair (passport's, and upstream Clang's
-# built-in one) through analysis/randstruct-probe.py against this run's GCC
-# randstruct kernel: is the layout the plugin's for the same seed?  The
-# probe's own lines, and its exit status (0 same layout, 1 mismatches),
-# into static/NAME.randstruct-probe.txt for the report.
-gcc_randstruct=$(while IFS=$'\t' read -r name cc tree frags st; do
-  case $cc:$st in gcc-*:missing*|clang-*) continue ;; esac
-  grep -q '^CONFIG_GCC_PLUGIN_RANDSTRUCT=y' "$repo/build/kernel/$name/.config" 2>/dev/null && { echo "$name"; break; }
-done < "$run/kernels.tsv")
+# built-in one) through analysis/randstruct-probe.py against the GCC kernel
+# its kernels.txt line names (randstruct-as=NAME: the GCC plugin on the same
+# configuration; other features change layouts too): is the layout the
+# plugin's for the same seed?  The probe's own lines, and its exit status
+# (0 same layout, 1 mismatches), into static/NAME.randstruct-probe.txt.
+in_run() { grep -q "^$1	" "$run/kernels.tsv" && ! grep -q "^$1	.*	missing" "$run/kernels.tsv"; }
 for name in $(awk '$1 ~ /^randstruct(:upstream)?$/ { print $2 }' "$run/pairs.txt"); do
-  grep -q "^$name	" "$run/kernels.tsv" && ! grep -q "^$name	.*	missing" "$run/kernels.tsv" || continue
-  if [ -z "$gcc_randstruct" ]; then
-    step "$name: randstruct layout not probed: no GCC randstruct kernel in this run"
+  in_run "$name" || continue
+  twin=$(cat "$repo/qemu/kernels.txt" "$repo/bench/kernels.txt" | awk -v k="$name" '$1 == k { print $5; exit }' |
+         tr ',' '\n' | sed -n 's/^randstruct-as=//p')
+  if [ -z "$twin" ] || ! in_run "$twin"; then
+    step "$name: randstruct layout not probed: ${twin:-no randstruct-as= GCC kernel in kernels.txt}${twin:+ is not in this run}"
     continue
   fi
   ts=$SECONDS
   rc=0
   python3 "$repo/analysis/randstruct-probe.py" --baseline-none --jobs "$jobs" \
-    "$repo/build/kernel/$gcc_randstruct" "$repo/build/kernel/$name" > "$run/static/$name.randstruct-probe.txt" \
+    "$repo/build/kernel/$twin" "$repo/build/kernel/$name" > "$run/static/$name.randstruct-probe.txt" \
     2>> "$run/logs/randstruct-probe.log" || rc=$?
-  echo "# exit $rc against $gcc_randstruct" >> "$run/static/$name.randstruct-probe.txt"
-  step "$name: randstruct layout against $gcc_randstruct: exit $rc ($((SECONDS - ts))s)"
+  echo "# exit $rc against $twin" >> "$run/static/$name.randstruct-probe.txt"
+  step "$name: randstruct layout against $twin: exit $rc ($((SECONDS - ts))s)"
 done
 
 # ---- native erase vs memset ------------------------------------------------------

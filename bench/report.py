@@ -420,7 +420,7 @@ def upstream_section(p, f):
         "What upstream Clang offers in each plugin's place, against passport on the same baseline kernel: "
         "**coverage** – where the kernels' own test measures both (structleak: KUnit stackinit cases "
         "passing, ✓ when passport's kernel passes at least as many; randstruct: `analysis/randstruct-probe.py` against "
-        "the run's GCC randstruct kernel, ✓ when passport's layouts are the GCC plugin's for the same seed, with "
+        "the GCC kernel its `bench/kernels.txt` line names (`randstruct-as=`), ✓ when passport's layouts are the GCC plugin's for the same seed, with "
         "how many types upstream Clang's own algorithm lays out differently); **cost** – passport's one-feature pair "
         "(`bench/pairs.txt` FEATURE) against upstream's (FEATURE:upstream), fork and boot, ✓ when passport's "
         "is at most %.1f pp above upstream's. Yes = both ✓." % PAIR_TOL_PP, "")

@@ -756,7 +756,8 @@ def layout_text(name, lay):
 
 def randstruct_layout_verdict(run, mine, up):
     """randstruct: the same seed gives passport's kernel the GCC plugin's
-    layouts (analysis/randstruct-probe.py, compare's static step); upstream
+    layouts (analysis/randstruct-probe.py against the GCC kernel named by
+    randstruct-as= in bench/kernels.txt, compare's probe step); upstream
     Clang's built-in randstruct has its own algorithm. ✓ when passport's
     layouts are the plugin's and the probe saw randomized types at all."""
     lp, lu = run["layouts"].get(mine), run["layouts"].get(up)
