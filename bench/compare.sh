@@ -201,6 +201,8 @@ boot_bench() {
   done
   return 1
 }
+# in_run NAME: NAME is a kernel of this run that was built or reused
+in_run() { grep -q "^$1	" "$run/kernels.tsv" && ! grep -q "^$1	.*	missing" "$run/kernels.tsv"; }
 # static_data NAME: per-function table, size and .config of the kernel just
 # booted (right after its boots: someone may rebuild it later in the run)
 static_data() {
@@ -249,7 +251,6 @@ done 3< "$run/kernels.tsv"
 # configuration; other features change layouts too): is the layout the
 # plugin's for the same seed?  The probe's own lines, and its exit status
 # (0 same layout, 1 mismatches), into static/NAME.randstruct-probe.txt.
-in_run() { grep -q "^$1	" "$run/kernels.tsv" && ! grep -q "^$1	.*	missing" "$run/kernels.tsv"; }
 for name in $(awk '$1 ~ /^randstruct(:upstream)?$/ { print $2 }' "$run/pairs.txt"); do
   in_run "$name" || continue
   twin=$(cat "$repo/qemu/kernels.txt" "$repo/bench/kernels.txt" | awk -v k="$name" '$1 == k { print $5; exit }' |
@@ -281,7 +282,7 @@ gcc -O2 -Wall -Wextra -Werror -o "$run/bin/erase-native" "$repo/bench/erase-nati
 # buildcost KERNEL FEATURE: only when the kernel is in this run.
 buildcost() {
   local name=$1 feature=$2 ts=$SECONDS
-  grep -q "^$name	" "$run/kernels.tsv" && ! grep -q "^$name	.*	missing" "$run/kernels.tsv" || return 0
+  in_run "$name" || return 0
   local how="instructions (cachegrind, $jobs at once) and CPU time x $bc_reps" only=()
   [ $bc_cpu_only = 0 ] || { how="CPU time x $bc_reps"; only=(--cpu-only); }
   step "$name: compile-time cost of $feature ($bc_objects objects; with/without/control: $how)"
