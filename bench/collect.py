@@ -331,6 +331,7 @@ CACHEGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-o
 # "I   refs:" up to valgrind 3.20, "I refs:" later; thousands separators.
 IREFS_RE = re.compile(r"^==\d+== I\s+refs:\s+([0-9,]+)\s*$")
 COMMAND_RE = re.compile(r"^==\d+== Command: (\S+)")
+PARENT_RE = re.compile(r"^==\d+== Parent PID: (\d+)")
 
 
 def valgrind_version():
@@ -361,22 +362,54 @@ def log_instructions(path):
     return program, refs
 
 
+def processes_in_start_order(logdir):
+    """The cachegrind logs of one command, parents before their children
+    and siblings in the order they ran. Not by PID: after the PID counter
+    wraps, an assembler can get a smaller PID than its driver. A driver
+    runs its children one after another, so the order in which their logs
+    were last written (at exit) is the order in which they started."""
+    parent, mtime = {}, {}
+    for name in os.listdir(logdir):
+        path = os.path.join(logdir, name)
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = PARENT_RE.match(line)
+                if m:
+                    parent[path] = int(m.group(1))
+                    break
+        mtime[path] = os.stat(path).st_mtime_ns
+    pid_of = {path: int(path.rpartition(".")[2]) for path in mtime}
+    children = {}
+    for path in mtime:
+        children.setdefault(parent.get(path), []).append(path)
+    roots = [path for path in mtime if parent.get(path) not in pid_of.values()]
+    order = []
+
+    def visit(paths):
+        for path in sorted(paths, key=lambda q: (mtime[q], pid_of[q])):
+            order.append(path)
+            visit(children.get(pid_of[path], []))
+    visit(roots)
+    return order
+
+
 def instructions(argv, post, cwd, logdir):
     """({program: instructions} over every process of the compile and the
     post-step, each process's own count), or (None, stderr) if it failed."""
-    os.makedirs(logdir)
-    for cmd in (argv, post):
+    per = {}
+    for step, cmd in enumerate((argv, post)):
         if not cmd:
             continue
-        r = subprocess.run(CACHEGRIND + ["--log-file=" + os.path.join(logdir, "vg.%p")] + cmd, cwd=cwd,
+        d = os.path.join(logdir, str(step))
+        os.makedirs(d)
+        r = subprocess.run(CACHEGRIND + ["--log-file=" + os.path.join(d, "vg.%p")] + cmd, cwd=cwd,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
         if r.returncode != 0:
             return None, r.stderr
-    per = {}
-    # in the order the processes started (vg.PID): driver, compiler, assembler
-    for name in sorted(os.listdir(logdir), key=lambda n: int(n.rpartition(".")[2])):
-        program, refs = log_instructions(os.path.join(logdir, name))
-        per[program] = per.get(program, 0) + refs
+        # driver, compiler, assembler: the order in which they ran
+        for path in processes_in_start_order(d):
+            program, refs = log_instructions(path)
+            per[program] = per.get(program, 0) + refs
     return per, ""
 
 
