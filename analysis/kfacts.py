@@ -22,14 +22,15 @@ the same judgement.  Standard library only; ELF reading is kelf.py's.
                             threshold is compared with (passport-finalize
                             uses the same rule); None without .stack_sizes
   object_kind(build, obj)   how Kbuild compiled OBJ: asm, opted-out
-                            (-passport-stackleak-disable), no-pass (no
-                            -passport-stackleak) or pass
+                            (-passport-stackleak-disable, or Clang's
+                            -fno-sanitize-coverage=stack-depth), no-pass
+                            (no tracking flag) or pass
   stackleak_coverage(...)   THE "untracked large frame" rule: a function
                             whose final frame is at least the threshold,
                             that does not call the tracker, and that no
                             exclusion covers (stackleak-coverage.py's header
                             lists them) is untracked
-  tracker_callers(vm)       {function: calls to stackleak_track_stack} in a
+  tracker_callers(vm)       {function: calls to the tracker} in a
                             linked image, by disassembly (one objdump pass
                             with latent_entropy_users: image_code_facts)
   latent_entropy_users(vm)  {function: section} of the functions whose code
@@ -58,6 +59,14 @@ import subprocess
 import kelf
 
 TRACKER = "stackleak_track_stack"
+# The names a tracking call can have: passport's pass and the GCC plugin call
+# stackleak_track_stack; Clang's own -fsanitize-coverage=stack-depth (series
+# patch 0012, KSTACK_ERASE_SANCOV) calls its alias __sanitizer_cov_stack_depth.
+TRACKERS = (TRACKER, "__sanitizer_cov_stack_depth")
+# The flags of Kbuild commands that switch the tracking on or off per
+# object, for either instrumentation.
+TRACKING_FLAGS = ("-passport-stackleak", "-fsanitize-coverage=stack-depth")
+OPT_OUT_FLAGS = ("-passport-stackleak-disable", "-fno-sanitize-coverage=stack-depth")
 # Sections the stackleak pass (like the GCC plugin) leaves alone: code that
 # runs before or outside the task stack, or must not be instrumented.
 EXCLUDED_SECTIONS = {".init.text", ".devinit.text", ".cpuinit.text", ".meminit.text",
@@ -114,7 +123,7 @@ def object_functions(path):
         f.calls = 0
         funcs.append(f)
         by_sec[y.shndx].append(f)
-    for f, n in _direct_calls(e, by_sec, (TRACKER,)).items():
+    for f, n in _direct_calls(e, by_sec, TRACKERS).items():
         f.calls = n
     first = {}
     for f in sorted(funcs, key=lambda f: f.name):
@@ -155,9 +164,9 @@ def object_kind(build, obj):
     toks = kelf.cmd_file(build, os.path.relpath(obj, build)).split()
     if "-D__ASSEMBLY__" in toks:
         return "asm"
-    if "-passport-stackleak-disable" in toks:
+    if any(t in toks for t in OPT_OUT_FLAGS):
         return "opted-out"
-    if "-passport-stackleak" not in toks:
+    if not any(t in toks for t in TRACKING_FLAGS):
         return "no-pass"
     return "pass"
 
@@ -251,7 +260,7 @@ class Coverage:
     def exclusion(self, f):
         """(why F needs no tracking call or None, what F calls or None)."""
         kind = self.kinds[f.obj]
-        if f.name == TRACKER:
+        if f.name in TRACKERS:
             return "tracker", None
         if f.section in EXCLUDED_SECTIONS:
             return "section " + f.section, None
@@ -416,7 +425,7 @@ def image_code_facts(vm):
                             stdout=subprocess.PIPE, text=True, errors="replace",
                             env=dict(os.environ, LC_ALL="C"))
     for line in proc.stdout:
-        tracker = "<" + TRACKER + ">" in line
+        tracker = any("<" + t + ">" in line for t in TRACKERS)
         latent = absolute and ("<latent_entropy>" in line or "<latent_entropy+" in line
                                or absolute in line)
         if not tracker and not latent:

@@ -9,8 +9,9 @@ usage: stackleak-coverage.py [--track-min-size N] [--list FILE]
 On a Clang kernel (objects with .stack_sizes, from -fstack-size-section):
 every function linked into BUILD_DIR/vmlinux whose final frame is at least
 CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE (6.1 and older build directories:
-CONFIG_STACKLEAK_TRACK_MIN_SIZE) must call stackleak_track_stack, outside the
-exclusions below.  The final frame is passport-finalize's (and GCC's
+CONFIG_STACKLEAK_TRACK_MIN_SIZE) must call stackleak_track_stack (or its alias
+__sanitizer_cov_stack_depth, the callee of Clang's own stack-depth tracking,
+KSTACK_ERASE_SANCOV), outside the exclusions below.  The final frame is passport-finalize's (and GCC's
 get_frame_size()) figure: the .stack_sizes value minus 8 bytes per
 callee-saved register push in the prologue.
 
@@ -32,13 +33,15 @@ Exclusions, each derived from the build, never from a list of functions:
                .meminit.text .noinstr.text .entry.text .head.text - code
                that runs before or outside the task stack or must not be
                instrumented
-  opted-out    its object was compiled with -passport-stackleak-disable
-               (DISABLE_STACKLEAK_PLUGIN in its Makefile; in vmlinux:
-               kernel/stackleak.c, the tracker's own file)
-  no-pass      its object's Kbuild command has no -passport-stackleak (e.g.
+  opted-out    its object was compiled with -passport-stackleak-disable or
+               -fno-sanitize-coverage=stack-depth (DISABLE_STACKLEAK_PLUGIN
+               in its Makefile; in vmlinux: kernel/stackleak.c, the
+               tracker's own file)
+  no-pass      its object's Kbuild command has neither -passport-stackleak
+               nor -fsanitize-coverage=stack-depth (e.g.
                an objcopy of another object); listed, as it is a hole if
                unintended
-  tracker      stackleak_track_stack itself
+  tracker      stackleak_track_stack itself (and its alias)
   leaf         GCC's leaf rules: a static function declared inline (the
                source or one of its headers, from the .o.cmd deps or, for
                a loose object, the compiler's -MD file OBJ.d, says
