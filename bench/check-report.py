@@ -358,6 +358,17 @@ def main(argv):
         if m and urow is not None and name in " ".join(urow):
             c.check("%s: %s of" % (name, m.group(2) or "0") in " ".join(urow),
                     "upstream randstruct row does not give %s's %s mismatched types" % (name, m.group(2) or "0"))
+    # stackleak: each kernel's untracked large frames in the upstream row
+    # are the count of its static table's untracked column
+    srow = next((r for r in utab[0][1:] if r[0] == "stackleak"), None) if utab else None
+    for name, n in re.findall(r"(\S+): (\d+) functions with a final frame", " ".join(srow or [])):
+        path = os.path.join(run, "static", name + ".tsv")
+        want = None
+        if os.path.exists(path):
+            with open(path) as f:
+                want = sum(int(line.rstrip("\n").split("\t")[8]) for line in f if not line.startswith("#"))
+        c.check(want == int(n), "upstream stackleak row gives %s %s untracked frames, its static table %s"
+                % (name, n, want))
     if not os.listdir(os.path.join(run, "buildcost")):
         c.check("missing" in c.section("## Compile-time cost"), "no buildcost data, but the report does not say it is missing")
 

@@ -421,9 +421,12 @@ def upstream_section(p, f):
         "**coverage** – where the kernels' own test measures both (structleak: KUnit stackinit cases "
         "passing, ✓ when passport's kernel passes at least as many; randstruct: `analysis/randstruct-probe.py` against "
         "the GCC kernel its `bench/kernels.txt` line names (`randstruct-as=`), ✓ when passport's layouts are the GCC plugin's for the same seed, with "
-        "how many types upstream Clang's own algorithm lays out differently); **cost** – passport's one-feature pair "
+        "how many types upstream Clang's own algorithm lays out differently; stackleak: the vmlinux functions with a final "
+        "frame ≥ the threshold left untracked (the rule of the plugin table) and LKDTM, ✓ when passport leaves none "
+        "and both pass); **cost** – passport's one-feature pair "
         "(`bench/pairs.txt` FEATURE) against upstream's (FEATURE:upstream), fork and boot, ✓ when passport's "
-        "is at most %.1f pp above upstream's. Yes = both ✓." % PAIR_TOL_PP, "")
+        "is at most %.1f pp above upstream's (stackleak: tracking instructions per call with erasing off, ✓ within "
+        "the tolerance of the GCC comparison). Yes = both ✓." % PAIR_TOL_PP, "")
     p.table(["GCC plugin", "upstream Clang's option", "passport instead?", "coverage", "cost"],
             [[u["feature"], u["option"], u["answer"]] + ["%s %s" % x for x in (u["coverage"], u["cost"])]
              for u in f["upstream"]])

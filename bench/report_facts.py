@@ -191,13 +191,20 @@ def gcc_structleak_ref(run):
 
 
 # Whether a (Clang) kernel carries a feature: stackleak by the tracking
-# calls in its vmlinux, the others by its booted .config, not by kernels.tsv's
-# fragments: a kernel reused from an older kernels.txt line has what its
-# .config says.
+# calls in its vmlinux (those of passport, not of Clang's own tracking), the
+# others by its booted .config, not by kernels.tsv's fragments: a kernel
+# reused from an older kernels.txt line has what its .config says.
 def carries(run, name, feature):
     if feature == "stackleak":
-        return bool(count(run, name, "tracked"))
+        return bool(count(run, name, "tracked")) and not sancov_stackleak(run, name)
     return feature.replace("_", " ") in features(run["configs"].get(name)).replace("_", " ")
+
+
+def sancov_stackleak(run, name):
+    """Whether the kernel's tracking calls are Clang's own (series patch 0012,
+    KSTACK_ERASE_SANCOV: -fsanitize-coverage=stack-depth), not passport's."""
+    cfg = run["configs"].get(name)
+    return bool(cfg) and cfg.get("CONFIG_KSTACK_ERASE_SANCOV") == "y"
 
 
 def kernel_roles(run):
@@ -215,6 +222,8 @@ def features(cfg):
         f.append("stackleak (GCC)")
     if y("LLVM_PASS_STACKLEAK"):
         f.append("stackleak (passport)")
+    if y("KSTACK_ERASE_SANCOV"):
+        f.append("stack depth tracking (Clang -fsanitize-coverage=stack-depth)")
     for tool, pre in (("GCC", "GCC_PLUGIN_"), ("passport", "LLVM_PASS_")):
         if y(pre + "LATENT_ENTROPY"):
             f.append("latent_entropy (%s)" % tool)
@@ -287,9 +296,9 @@ def pair_costs(run):
         bw, bo = run["boots"][p["with"]], run["boots"][p["without"]]
         ow = full_phase(bo)
         variants = [(TRACKING, base_phase(bw)), (TOTAL, full_phase(bw))] \
-            if p["feature"] == "stackleak" else [(WITH_VS_WITHOUT, full_phase(bw))]
+            if p["base"] == "stackleak" else [(WITH_VS_WITHOUT, full_phase(bw))]
         for label, ph in variants:
-            ops = {op: pct(value(bw, ph, op), value(bo, ow if p["feature"] != "stackleak" else base_phase(bo), op))
+            ops = {op: pct(value(bw, ph, op), value(bo, ow if p["base"] != "stackleak" else base_phase(bo), op))
                    for op in OPS}
             boot = pct(mean_or_none([b["run_init"] for b in bw]), mean_or_none([b["run_init"] for b in bo]))
             r["variants"].append({"label": label, "ops": ops, "boot": boot})
@@ -306,13 +315,15 @@ def pair_variant(pairs, feature, kernel, label):
     return None
 
 
-def tracking_ns(run, phase=base_phase):
+def tracking_ns(run, phase=base_phase, features=("stackleak",)):
     """{kernel: [instructions per call its stackleak adds, per SINGLE op]}:
     WITH in PHASE (default erase off: tracking only; full_phase: tracking
-    and erase) against its no-stackleak twin (bench/pairs.txt)."""
+    and erase) against its no-stackleak twin (bench/pairs.txt), for the
+    pairs of FEATURES (default the plugin's and passport's; add
+    "stackleak:upstream" for Clang's own tracking)."""
     track = {}
     for p in run["pairs"]:
-        if p["feature"] != "stackleak" or missing_reason(run, p["with"]) or missing_reason(run, p["without"]):
+        if p["feature"] not in features or missing_reason(run, p["with"]) or missing_reason(run, p["without"]):
             continue
         bw, bo = run["boots"][p["with"]], run["boots"][p["without"]]
         ns = [value(bw, phase(bw), op) for op in SINGLE], [value(bo, base_phase(bo), op) for op in SINGLE]
@@ -767,7 +778,42 @@ def randstruct_layout_verdict(run, mine, up):
     return ("✓" if lp["mismatches"] == 0 and (lp["randomized"] or 0) > 0 else "✗", text)
 
 
-def upstream_verdicts(run, pairs):
+def stackleak_upstream_verdict(run, p_mine, p_up, track):
+    """stackleak: passport's pass against Clang's own stack-depth tracking
+    (KSTACK_ERASE_SANCOV), both against the same no-stackleak twin.
+    Coverage: the functions linked into vmlinux with a final frame at or
+    above the threshold that do not call the tracker (kfacts' rule, as in
+    the plugin table), and LKDTM STACKLEAK_ERASING; ✓ when passport leaves
+    none untracked and no more than upstream, and both pass LKDTM. Cost:
+    the tracking instructions per call with erasing off; ✓ when passport's
+    are at most upstream's within the tolerance of the GCC comparison."""
+    mine, up = p_mine["with"], p_up["with"]
+    ev, ok, left = [], True, {}
+    for k in (mine, up):
+        left[k] = count(run, k, "untracked")
+        v = run["verdicts"].get(k)
+        ev.append("%s: %s, %s" % (
+            k, "no vmlinux facts" if left[k] is None else
+            "%d functions with a final frame ≥ %d left untracked" % (left[k], TRACK_MIN),
+            "no verdict boot" if not v else "LKDTM STACKLEAK_ERASING OK %d/2" % v["lkdtm_ok"]))
+        if left[k] is None or not v:
+            ok = None
+        elif ok is not None:
+            ok = ok and v["lkdtm_ok"] == 2 and v["lkdtm_fail"] == 0
+    if ok:
+        ok = left[mine] == 0 and left[mine] <= left[up]
+    coverage = (state(ok), "; ".join(ev))
+    if mine not in track or up not in track:
+        why = "; ".join(missing_reason(run, p["with"]) or missing_reason(run, p["without"])
+                        or "%s: no tracking numbers" % p["with"] for p in (p_mine, p_up) if p["with"] not in track)
+        return coverage, ("–", why)
+    good = all(x <= max(y, 1.0) * COST_TOL + TRACK_TOL_NS for x, y in zip(track[mine], track[up]))
+    text = "; ".join("%s tracking: %s" % (k, ", ".join("%s %s" % (op, fmt_ns(n)) for op, n in zip(SINGLE, track[k])))
+                     for k in (mine, up))
+    return coverage, ("✓" if good else "✗", text + " (instructions per call, erasing off, against the same twin)")
+
+
+def upstream_verdicts(run, pairs, track):
     """passport instead of upstream Clang's own option, per feature:
     {feature option coverage cost answer}, each of coverage and cost a
     (state, evidence). Coverage where the kernels' own test measures both
@@ -783,7 +829,9 @@ def upstream_verdicts(run, pairs):
                         "answer": "yes: passport is the only Clang option"})
             continue
         up = next((p for p in run["pairs"] if p["base"] == feature and p["upstream"]), None)
-        mine = next((p for p in run["pairs"] if p["feature"] == feature and pair_cc(run, p).startswith("clang")), None)
+        # passport's pair on the same baseline kernel as upstream's, if any
+        clang = [p for p in run["pairs"] if p["feature"] == feature and pair_cc(run, p).startswith("clang")]
+        mine = next((p for p in clang if up and p["without"] == up["without"]), clang[0] if clang else None)
         if up is None or mine is None:
             why = ("–", "no %s pair in this run" % ("upstream" if up is None else "passport"))
             res.append({"feature": feature, "option": option, "coverage": why, "cost": why,
@@ -801,6 +849,11 @@ def upstream_verdicts(run, pairs):
                 coverage = ("–", "no stackinit result for %s" % (mine["with"] if not sp else up["with"]))
         if feature == "randstruct":
             coverage = randstruct_layout_verdict(run, mine["with"], up["with"])
+        if feature == "stackleak":
+            coverage, cost = stackleak_upstream_verdict(run, mine, up, track)
+            res.append({"feature": feature, "option": option, "coverage": coverage, "cost": cost,
+                        "answer": replaceable([coverage, cost])})
+            continue
         c, u = pair_cost(run, pairs, feature, "clang"), pair_cost(run, pairs, up["feature"], "clang")
         if isinstance(c, str) or isinstance(u, str):
             cost = ("–", "; ".join(cost_text(x) for x in (c, u)))
@@ -887,7 +940,7 @@ def analyse(run):
                                          for k in run["kernels"]},
             "agreement": boot_agreement(run), "native": native, "static": static, "buildcost": buildcost,
             "verdicts": plugin_verdicts(run, roles, erase, pairs, track, static, nops),
-            "upstream": upstream_verdicts(run, pairs),
+            "upstream": upstream_verdicts(run, pairs, tracking_ns(run, features=("stackleak", "stackleak:upstream"))),
             "checker": {k: None if c is None else kfacts.checker_verdicts(c) for k, c in run["configs"].items()},
             "targets": targets(run, erase, native, buildcost, nops),
             "absent": sorted({k for p in run["pairs"] for k in (p["with"], p["without"]) if k not in run["kernels"]})}

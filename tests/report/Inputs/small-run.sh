@@ -13,6 +13,11 @@
 #   here, so phase "none"), twice for kgcc, once for kclang
 # - native.txt: bench/erase-native.c, few samples
 # - kabsent: a kernel listed as missing, to check how the report says so
+# - kup: the same corpus with clang-22's own stack-depth tracking
+#   (-fsanitize-coverage=stack-depth, series patch 0012's flags), for the
+#   report's "passport instead of upstream Clang" stackleak row: its
+#   untracked large frames beside kclang's (the pairs have no boots: their
+#   WITHOUT kernel is kabsent)
 # - buildcost/: bench/collect.py buildcost, for real, on a tiny "kernel
 #   build directory" per compiler: .o.cmd files whose cmd_ lines compile two
 #   corpus files as Kbuild records them (kclang: passport's stackleak flags
@@ -30,8 +35,9 @@ corpus=$root/tests/stackleak/Inputs/corpus
 kflags=(-MD -O2 -fno-pic -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables -fcf-protection=none -I"$corpus")
 
 # The tracker stub and the ELFs.
-echo 'void stackleak_track_stack(void) {}' > "$tmp/stub.c"
+echo 'void stackleak_track_stack(void) {} void __sanitizer_cov_stack_depth(void) {}' > "$tmp/stub.c"
 gcc-12 -O2 -fno-pic -c -o "$tmp/stub.o" "$tmp/stub.c"
+mkdir -p "$tmp/up"
 for src in "$corpus"/*.c; do
   b=$(basename "$src" .c)
   gcc-12 "${kflags[@]}" -fplugin="$plugin" -fplugin-arg-stackleak_plugin-track-min-size=100 \
@@ -39,8 +45,10 @@ for src in "$corpus"/*.c; do
   # shellcheck disable=SC2046
   "$root/passport" cc -- "$clang" "${kflags[@]}" $("$root/passport" flags --llvm "$llvm" --stackleak=100) \
     -c -o "$tmp/clang/$b.o" "$src"
+  clang-22 "${kflags[@]}" -fsanitize-coverage=stack-depth -fsanitize-coverage-stack-depth-callback-min=100 \
+    -fstack-size-section -c -o "$tmp/up/$b.o" "$src"
 done
-for k in gcc clang; do
+for k in gcc clang up; do
   ld -o "$tmp/k$k.elf" -e 0 --unresolved-symbols=ignore-all "$tmp/$k"/*.o "$tmp/stub.o"
   python3 "$root/bench/collect.py" static "$tmp/k$k.elf" "$run/static/k$k.tsv" \
     --objects "$tmp/$k"/*.o --track-min-size 100
@@ -73,7 +81,7 @@ python3 "$root/bench/collect.py" buildcost --dir "$tmp/kbuild-clang" --feature p
 
 printf 'date %s\ncommit test\nhost_cpu test host\nhost_cores %s\nqemu none (host run)\noptions test\n' \
   "$(date -u +%FT%TZ)" "$(nproc)" > "$run/meta.txt"
-printf 'kgcc\tgcc-12\tplain\tcorpus\treused\nkclang\tclang-%s\tpatched\tcorpus\treused\nkabsent\tgcc-12\tplain\tnone\tmissing: not built (test)\n' \
+printf 'kgcc\tgcc-12\tplain\tcorpus\treused\nkclang\tclang-%s\tpatched\tcorpus\treused\nkup\tclang-22\tpatched\tcorpus\treused\nkabsent\tgcc-12\tplain\tnone\tmissing: not built (test)\n' \
   "$llvm" > "$run/kernels.tsv"
-printf 'all kclang kgcc clang vs gcc on the host\nstackleak kgcc kabsent a pair with a missing kernel\n' > "$run/pairs.txt"
+printf 'all kclang kgcc clang vs gcc on the host\nstackleak kgcc kabsent a pair with a missing kernel\nstackleak kclang kabsent passport\nstackleak:upstream kup kabsent clang-22 stack-depth\n' > "$run/pairs.txt"
 rm -rf "$tmp"
