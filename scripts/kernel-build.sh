@@ -271,12 +271,15 @@ fi
 # A line for a renamed option (a former name: the series' "formerly") that the
 # .config no longer has is checked against the option that took it over, e.g.
 # 6.1's CONFIG_STACKLEAK_TRACK_MIN_SIZE against CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE.
+# Only for names no Kconfig defines any more ("gone"): a former name that is
+# still a symbol of its own (LLVM_PASS_STACKLEAK, derived from KSTACK_ERASE) is
+# absent from the .config when it is n, and then means n, not its successor.
 renames=$("$repo/scripts/kconfig-formerly.sh" "$src")
 missing=()
 while read -r sym want; do
   line=$(grep -E "^($sym=|# $sym is not set\$)" "$out/.config" || true)
   if [ -z "$line" ]; then
-    for new in $(awk -v old="${sym#CONFIG_}" '$1 == old { print $2 }' <<<"$renames"); do
+    for new in $(awk -v old="${sym#CONFIG_}" '$1 == old && $3 == "gone" { print $2 }' <<<"$renames"); do
       line=$(grep -E "^(CONFIG_$new=|# CONFIG_$new is not set\$)" "$out/.config" || true)
       [ -z "$line" ] || { line=${line/CONFIG_$new/$sym}; break; }
     done
