@@ -345,13 +345,16 @@ def valgrind_version():
 
 
 def log_instructions(path):
-    """(program, I refs) of one process's cachegrind log."""
-    program = refs = None
+    """(program, I refs, parent PID or None) of one process's cachegrind log."""
+    program = refs = parent = None
     with open(path, errors="replace") as f:
         for line in f:
             m = COMMAND_RE.match(line)
             if m and program is None:
                 program = os.path.basename(m.group(1))
+            m = PARENT_RE.match(line)
+            if m and parent is None:
+                parent = int(m.group(1))
             m = IREFS_RE.match(line)
             if m:
                 refs = int(m.group(1).replace(",", ""))
@@ -359,37 +362,31 @@ def log_instructions(path):
         # a process that did not finish (or a log format this does not
         # know): a silent undercount would pass for a cheaper compile
         sys.exit("collect: buildcost: no instruction count in the cachegrind log %s" % path)
-    return program, refs
+    return program, refs, parent
 
 
 def processes_in_start_order(logdir):
-    """The cachegrind logs of one command, parents before their children
-    and siblings in the order they ran. Not by PID: after the PID counter
-    wraps, an assembler can get a smaller PID than its driver. A driver
-    runs its children one after another, so the order in which their logs
-    were last written (at exit) is the order in which they started."""
-    parent, mtime = {}, {}
+    """[(program, I refs)] of the cachegrind logs of one command, parents
+    before their children and siblings in the order they ran. Not by PID:
+    after the PID counter wraps, an assembler can get a smaller PID than
+    its driver. A driver runs its children one after another, so the order
+    in which their logs were last written (at exit) is the order in which
+    they started."""
+    procs = {}
     for name in os.listdir(logdir):
         path = os.path.join(logdir, name)
-        with open(path, errors="replace") as f:
-            for line in f:
-                m = PARENT_RE.match(line)
-                if m:
-                    parent[path] = int(m.group(1))
-                    break
-        mtime[path] = os.stat(path).st_mtime_ns
-    pid_of = {path: int(path.rpartition(".")[2]) for path in mtime}
+        program, refs, parent = log_instructions(path)
+        procs[int(name.rpartition(".")[2])] = (program, refs, parent, os.stat(path).st_mtime_ns)
     children = {}
-    for path in mtime:
-        children.setdefault(parent.get(path), []).append(path)
-    roots = [path for path in mtime if parent.get(path) not in pid_of.values()]
+    for pid, (_, _, parent, _) in procs.items():
+        children.setdefault(parent if parent in procs else None, []).append(pid)
     order = []
 
-    def visit(paths):
-        for path in sorted(paths, key=lambda q: (mtime[q], pid_of[q])):
-            order.append(path)
-            visit(children.get(pid_of[path], []))
-    visit(roots)
+    def visit(pids):
+        for pid in sorted(pids, key=lambda p: (procs[p][3], p)):
+            order.append(procs[pid][:2])
+            visit(children.get(pid, []))
+    visit(children.get(None, []))
     return order
 
 
@@ -407,8 +404,7 @@ def instructions(argv, post, cwd, logdir):
         if r.returncode != 0:
             return None, r.stderr
         # driver, compiler, assembler: the order in which they ran
-        for path in processes_in_start_order(d):
-            program, refs = log_instructions(path)
+        for program, refs in processes_in_start_order(d):
             per[program] = per.get(program, 0) + refs
     return per, ""
 
