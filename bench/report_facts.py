@@ -596,6 +596,13 @@ def replaceable(parts):
     return "not shown by this run"
 
 
+def tracking_within(mine, ref):
+    """Whether per-op tracking instructions MINE are at most REF's within
+    the tolerance (absolute: Clang's syscalls are cheaper, so equal work
+    reads as a larger percentage there)."""
+    return all(x <= max(y, 1.0) * COST_TOL + TRACK_TOL_NS for x, y in zip(mine, ref))
+
+
 def stackleak_verdict(run, roles, clang, erase, pairs, track, static, nops):
     """(coverage, in-guest, cost): each (state, evidence); state ✓, ✗ or –."""
     sl = [c for c in clang if carries(run, c, "stackleak")]
@@ -654,9 +661,7 @@ def stackleak_verdict(run, roles, clang, erase, pairs, track, static, nops):
     if gt is None or not ct:
         tstate = None
     else:
-        # absolute: Clang's syscalls are cheaper, so equal work reads as a
-        # larger percentage there
-        tstate = all(x <= max(y, 1.0) * COST_TOL + TRACK_TOL_NS for t in ct for x, y in zip(t, gt))
+        tstate = all(tracking_within(t, gt) for t in ct)
     if not ev:
         st = "–"
     elif not ok or tstate is False:
@@ -807,7 +812,7 @@ def stackleak_upstream_verdict(run, p_mine, p_up, track):
         why = "; ".join(missing_reason(run, p["with"]) or missing_reason(run, p["without"])
                         or "%s: no tracking numbers" % p["with"] for p in (p_mine, p_up) if p["with"] not in track)
         return coverage, ("–", why)
-    good = all(x <= max(y, 1.0) * COST_TOL + TRACK_TOL_NS for x, y in zip(track[mine], track[up]))
+    good = tracking_within(track[mine], track[up])
     text = "; ".join("%s tracking: %s" % (k, ", ".join("%s %s" % (op, fmt_ns(n)) for op, n in zip(SINGLE, track[k])))
                      for k in (mine, up))
     return coverage, ("✓" if good else "✗", text + " (instructions per call, erasing off, against the same twin)")
