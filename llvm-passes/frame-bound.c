@@ -26,9 +26,11 @@
  * provided nothing is spilled.  "Nothing is spilled" is a model, not a
  * proof: at most ACROSS_CALL_REGS register-sized SSA values are live across
  * any call, so they fit the five callee-saved registers (rbx, r12-r15; rbp
- * may be the frame pointer), and at most LIVE_REGS at any point, which
- * leaves three of the fourteen allocatable registers to the instruction
- * selector's temporaries and fixed-register instructions.  Past that, or
+ * may be the frame pointer), and at most LIVE_REGS in any block (all it
+ * defines, receives and passes on: the scheduler may reorder the block so
+ * that they are live at once), which leaves three of the fourteen
+ * allocatable registers to the instruction selector's temporaries and
+ * fixed-register instructions.  Past that, or
  * with a byval argument, a dynamic alloca, variable arguments (va_start
  * saves the six argument registers in the frame), or a function too large
  * to analyse cheaply, there is no bound.  The stackleak pass records each
@@ -276,9 +278,15 @@ static unsigned registers_live(const struct liveness *l, const uint64_t *live)
 }
 
 /* The most registers live at once, and across a call (live after it, but
- * its result): walk each block backwards from its live-out set, counting
- * at each instruction what is live after it, its result included even when
- * unused, and what is live before it. */
+ * its result).  At once: the instruction scheduler reorders a block's
+ * independent instructions freely (it hoisted all eleven loads of a
+ * straight-line block above the sums that consume them in mm/vmstat.c's
+ * fragmentation_index(), spilling 64 bytes, where the IR order keeps six
+ * values live), so each block counts everything that may be live in it at
+ * once: its live-in and live-out values and every value it defines.
+ * Across a call: the call orders the memory operations around it, so walk
+ * each block backwards from its live-out set, counting what is live after
+ * each call. */
 static unsigned max_pressure(const struct liveness *l, unsigned *across)
 {
 	unsigned most = 0;
@@ -288,11 +296,16 @@ static unsigned max_pressure(const struct liveness *l, unsigned *across)
 	for (size_t k = 0; k < l->nblocks; k++) {
 		const struct block *b = &l->blocks[k];
 		uint64_t *live = scratch(l, 0);
+		unsigned now;
 
+		for (size_t w = 0; w < l->words; w++)
+			live[w] = b->in[w] | b->out[w] | b->def[w];
+		now = registers_live(l, live);
+		if (now > most)
+			most = now;
 		memcpy(live, b->out, l->words * sizeof(uint64_t));
 		for (LLVMValueRef i = LLVMGetLastInstruction(b->bb); i; i = LLVMGetPreviousInstruction(i)) {
 			int d = value_index(l, i);
-			unsigned now;
 
 			if (passport_is_real_call(i)) {
 				if (d >= 0)
@@ -302,11 +315,6 @@ static unsigned max_pressure(const struct liveness *l, unsigned *across)
 					*across = now;
 			}
 			if (d >= 0)
-				set_bit(live, d);
-			now = registers_live(l, live);
-			if (now > most)
-				most = now;
-			if (d >= 0)
 				clear_bit(live, d);
 			if (!LLVMIsAPHINode(i))
 				for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
@@ -315,9 +323,6 @@ static unsigned max_pressure(const struct liveness *l, unsigned *across)
 					if (u >= 0)
 						set_bit(live, u);
 				}
-			now = registers_live(l, live);
-			if (now > most)
-				most = now;
 		}
 	}
 	return most;
