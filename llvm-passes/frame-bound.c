@@ -26,10 +26,9 @@
  * provided nothing is spilled.  "Nothing is spilled" is a model, not a
  * proof: at most ACROSS_CALL_REGS register-sized SSA values are live across
  * any call, so they fit the five callee-saved registers (rbx, r12-r15; rbp
- * may be the frame pointer), and at most LIVE_REGS in any block (all it
- * defines, receives and passes on: the scheduler may reorder the block so
- * that they are live at once), which leaves three of the fourteen
- * allocatable registers to the instruction selector's temporaries and
+ * may be the frame pointer), and at most LIVE_REGS at once in any order
+ * the scheduler may give a block (block_width()), which leaves three of the
+ * fourteen allocatable registers to the instruction selector's temporaries and
  * fixed-register instructions.  Past that, or
  * with a byval argument, a dynamic alloca, variable arguments (va_start
  * saves the six argument registers in the frame), or a function too large
@@ -277,16 +276,226 @@ static unsigned registers_live(const struct liveness *l, const uint64_t *live)
 	return regs;
 }
 
-/* The most registers live at once, and across a call (live after it, but
- * its result).  At once: the instruction scheduler reorders a block's
- * independent instructions freely (it hoisted all eleven loads of a
- * straight-line block above the sums that consume them in mm/vmstat.c's
- * fragmentation_index(), spilling 64 bytes, where the IR order keeps six
- * values live), so each block counts everything that may be live in it at
- * once: its live-in and live-out values and every value it defines.
- * Across a call: the call orders the memory operations around it, so walk
- * each block backwards from its live-out set, counting what is live after
- * each call. */
+/*
+ * The most registers block B can hold at once, in whatever order the
+ * instruction scheduler gives it.  The IR order is not that order: the
+ * scheduler hoisted all eleven loads of a straight-line block above the sums
+ * that consume them in mm/vmstat.c's fragmentation_index(), spilling 64
+ * bytes where the IR order keeps six values live.  Only data dependences
+ * are sure to survive scheduling (alias analysis lets loads and stores pass
+ * each other), and the order of B's volatile and atomic memory operations
+ * and calls of functions (the DAG chains them), so B's values form a
+ * partial order: u comes before v when
+ * u does not leave the block and every use of u in B is v's defining
+ * instruction or one it depends on (u is dead when v is born).  Values that
+ * are live at once come before one another in no way, an antichain, and the
+ * largest antichain is as large as the fewest chains covering the order
+ * (Dilworth): the number of values less a maximum matching of the
+ * "comes before" pairs.  A value of several registers counts as that many.
+ * Past MAX_ORDERED of them, or MAX_BLOCK_INSNS instructions, every value
+ * B may hold counts (its live-in and live-out values and all it defines).
+ */
+#define MAX_ORDERED 128
+#define MAX_BLOCK_INSNS 1024
+
+struct block_order {
+	size_t ninsns, words;		/* instructions of B, bitset words */
+	LLVMValueRef *insns;		/* B's instructions in order */
+	uint64_t *deps;			/* per instruction: those it depends on */
+	size_t n;			/* values (a copy per register) */
+	long def[MAX_ORDERED];		/* defining position, -1 for live-in */
+	uint64_t *uses;			/* per value: positions of its uses in B */
+	bool leaves[MAX_ORDERED];	/* live-out: never dead in B */
+	int match[MAX_ORDERED];		/* matching: value -> value before it */
+	bool seen[MAX_ORDERED];
+};
+
+/* Does SelectionDAG keep I in program order with the others like it? */
+static bool keeps_its_place(LLVMValueRef i)
+{
+	LLVMValueRef callee;
+
+	switch (LLVMGetInstructionOpcode(i)) {
+	case LLVMLoad:
+	case LLVMStore:
+		return LLVMGetVolatile(i);
+	case LLVMAtomicRMW:
+	case LLVMAtomicCmpXchg:
+	case LLVMFence:
+		return true;
+	case LLVMCall:
+	case LLVMInvoke:
+	case LLVMCallBr:
+		callee = LLVMGetCalledValue(i);
+		return !LLVMIsAInlineAsm(callee) &&
+		       !(LLVMIsAFunction(callee) && LLVMGetIntrinsicID(callee));
+	default:
+		return false;
+	}
+}
+
+static long position_in_block(const struct block_order *o, LLVMValueRef v)
+{
+	for (size_t p = 0; p < o->ninsns; p++)
+		if (o->insns[p] == v)
+			return (long)p;
+	return -1;
+}
+
+/* Does u come before v (u dead, in any order, once v is defined)? */
+static bool comes_before(const struct block_order *o, size_t u, size_t v)
+{
+	const uint64_t *uses = o->uses + u * o->words, *deps;
+
+	if (o->leaves[u] || o->def[v] < 0)
+		return false;
+	deps = o->deps + (size_t)o->def[v] * o->words;
+	for (size_t w = 0; w < o->words; w++) {
+		uint64_t outside = uses[w] & ~deps[w];
+
+		if ((size_t)o->def[v] / 64 == w)
+			outside &= ~(1ull << (o->def[v] % 64));
+		if (outside)
+			return false;
+	}
+	return true;
+}
+
+static bool no_bits(const uint64_t *s, size_t words)
+{
+	for (size_t w = 0; w < words; w++)
+		if (s[w])
+			return false;
+	return true;
+}
+
+/* Kuhn's augmenting path from U in the "comes before" pairs. */
+static bool augment(struct block_order *o, size_t u)
+{
+	for (size_t v = 0; v < o->n; v++) {
+		if (o->seen[v] || !comes_before(o, u, v))
+			continue;
+		o->seen[v] = true;
+		if (o->match[v] < 0 || augment(o, (size_t)o->match[v])) {
+			o->match[v] = (int)u;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Add L's value IDX to the order, defined at DEF (-1: live-in), as one
+ * element per register; false when the order is full. */
+static bool add_ordered(struct block_order *o, const struct liveness *l, const struct block *b,
+			int idx, long def)
+{
+	unsigned regs = l->values[idx].regs;
+	size_t first = o->n;
+
+	if (o->n + regs > MAX_ORDERED)
+		return false;
+	for (unsigned r = 0; r < regs; r++, o->n++) {
+		o->def[o->n] = def;
+		o->leaves[o->n] = test_bit(b->out, idx);
+		o->match[o->n] = -1;
+	}
+	for (size_t p = 0; p < o->ninsns; p++) {
+		LLVMValueRef i = o->insns[p];
+
+		if (LLVMIsAPHINode(i))
+			continue;	/* a phi's operands are used in the incoming block */
+		for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++)
+			if (LLVMGetOperand(i, n) == l->values[idx].v)
+				for (size_t c = first; c < o->n; c++)
+					set_bit(o->uses + c * o->words, (int)p);
+	}
+	if (def >= 0 && !o->leaves[first] && no_bits(o->uses + first * o->words, o->words))
+		for (size_t c = first; c < o->n; c++)	/* unused: live at its definition */
+			set_bit(o->uses + c * o->words, (int)def);
+	return true;
+}
+
+static unsigned all_it_may_hold(const struct liveness *l, const struct block *b)
+{
+	uint64_t *live = scratch(l, 0);
+
+	for (size_t w = 0; w < l->words; w++)
+		live[w] = b->in[w] | b->out[w] | b->def[w];
+	return registers_live(l, live);
+}
+
+static unsigned block_width(const struct liveness *l, const struct block *b)
+{
+	struct block_order o = { 0 };
+	unsigned width = 0;
+	long last_in_place = -1;
+	bool ok = true;
+
+	for (LLVMValueRef i = LLVMGetFirstInstruction(b->bb); i; i = LLVMGetNextInstruction(i))
+		o.ninsns++;
+	if (o.ninsns > MAX_BLOCK_INSNS)
+		return all_it_may_hold(l, b);
+	o.words = o.ninsns / 64 + 1;
+	o.insns = malloc(o.ninsns * sizeof(*o.insns));
+	o.deps = calloc(o.ninsns * o.words, sizeof(uint64_t));
+	o.uses = calloc(MAX_ORDERED * o.words, sizeof(uint64_t));
+	if (!o.insns || !o.deps || !o.uses) {
+		width = all_it_may_hold(l, b);
+		goto out;
+	}
+	o.ninsns = 0;
+	for (LLVMValueRef i = LLVMGetFirstInstruction(b->bb); i; i = LLVMGetNextInstruction(i)) {
+		uint64_t *deps = o.deps + o.ninsns * o.words;
+
+		if (keeps_its_place(i)) {
+			if (last_in_place >= 0) {
+				for (size_t w = 0; w < o.words; w++)
+					deps[w] |= o.deps[(size_t)last_in_place * o.words + w];
+				set_bit(deps, (int)last_in_place);
+			}
+			last_in_place = (long)o.ninsns;
+		}
+
+		if (!LLVMIsAPHINode(i))
+			for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
+				long p = position_in_block(&o, LLVMGetOperand(i, n));
+
+				if (p < 0)
+					continue;
+				for (size_t w = 0; w < o.words; w++)
+					deps[w] |= o.deps[(size_t)p * o.words + w];
+				set_bit(deps, (int)p);
+			}
+		o.insns[o.ninsns++] = i;
+	}
+	for (size_t w = 0; w < l->words && ok; w++)
+		for (uint64_t bits = b->in[w]; bits && ok; bits &= bits - 1)
+			ok = add_ordered(&o, l, b, (int)(w * 64 + (size_t)__builtin_ctzll(bits)), -1);
+	for (size_t p = 0; p < o.ninsns && ok; p++) {
+		int d = value_index(l, o.insns[p]);
+
+		if (d >= 0)
+			ok = add_ordered(&o, l, b, d, (long)p);
+	}
+	if (!ok) {
+		width = all_it_may_hold(l, b);
+		goto out;
+	}
+	width = (unsigned)o.n;
+	for (size_t u = 0; u < o.n; u++) {
+		memset(o.seen, 0, sizeof(o.seen));
+		width -= augment(&o, u);
+	}
+out:
+	free(o.insns);
+	free(o.deps);
+	free(o.uses);
+	return width;
+}
+
+/* The most registers live at once (block_width()), and across a call
+ * (live after it, but its result): for that, walk each block backwards from
+ * its live-out set, counting what is live after each call. */
 static unsigned max_pressure(const struct liveness *l, unsigned *across)
 {
 	unsigned most = 0;
@@ -296,11 +505,8 @@ static unsigned max_pressure(const struct liveness *l, unsigned *across)
 	for (size_t k = 0; k < l->nblocks; k++) {
 		const struct block *b = &l->blocks[k];
 		uint64_t *live = scratch(l, 0);
-		unsigned now;
+		unsigned now = block_width(l, b);
 
-		for (size_t w = 0; w < l->words; w++)
-			live[w] = b->in[w] | b->out[w] | b->def[w];
-		now = registers_live(l, live);
 		if (now > most)
 			most = now;
 		memcpy(live, b->out, l->words * sizeof(uint64_t));

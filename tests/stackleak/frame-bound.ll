@@ -3,7 +3,9 @@
 ; is allocas + stack-passed arguments + 8 per asm operand that may be memory
 ; + 8, + 48 for six callee-saved pushes when a value lives across a call or
 ; over nine at once, + 8 for a frame pointer; it exists only while at most 5
-; registers' worth of values live across a call and at most 11 anywhere.
+; registers' worth of values live across a call and at most 11 at once in any
+; order of a block's data dependences (and of its volatile accesses and
+; calls, which keep their order).
 ; Candidates' notes say what decided.
 ; RUN: %passport_opt -passes=passport-stackleak -passport-stackleak-track-min-size=100 \
 ; RUN:   -passport-stackleak-verbose -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=NOTE

@@ -4,8 +4,9 @@
 // scheduler hoists the eleven loads above the sums that consume them, and
 // the frame becomes spill slots: 112 bytes on clang-19, 120 on clang-14.
 // The bound counted the IR order, left the function without a call, and
-// passport-finalize stopped the kernel build.  Now a block counts every
-// value it may hold at once: no bound here, so the call is placed, and
+// passport-finalize stopped the kernel build.  Now a block's bound is the
+// most values it can hold at once in any order of its data dependences
+// (about 47 registers here): no bound, so the call is placed, and
 // passport-finalize keeps it exactly where the final frame reaches 100.
 // RUN: %cc %clang $(%flags --stackleak=100 --verbose) -O2 -mno-red-zone -mcmodel=kernel -fno-pic -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: llvm-objdump -d %t.o | FileCheck %s --check-prefix=OBJ
