@@ -261,6 +261,8 @@ def compile_command(build, src):
     """The compiler argv of BUILD's .o.cmd for SRC (a path relative to the
     source tree), without ccache, -Wp,-MMD, -c, -o and the source; and the
     absolute source path it compiled; (None, None) without a .o.cmd.
+    Clang LTO's -flto/-flto=thin and -fsplit-lto-unit are dropped too: the
+    callers read the compiled object, which they would make bitcode.
     ValueError: a command this cannot take apart."""
     obj = src[:-2] + ".o"
     line = cmd_file(build, obj)
@@ -279,7 +281,8 @@ def compile_command(build, src):
         if t == "-o":
             i += 2
             continue
-        if t == "-c" or t.startswith("-Wp,-MMD") or t.startswith("-Wp,-MD"):
+        if (t == "-c" or t.startswith("-Wp,-MMD") or t.startswith("-Wp,-MD")
+                or t == "-flto" or t.startswith("-flto=") or t == "-fsplit-lto-unit"):
             i += 1
             continue
         if i == len(toks) - 1 and t.endswith(".c"):

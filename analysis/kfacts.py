@@ -11,7 +11,12 @@ the same judgement.  Standard library only; ELF reading is kelf.py's.
                             every member of vmlinux.a, and each lib.a member
                             whose global symbols are all defined in vmlinux
                             (each object once: with MODULES=y Kbuild also
-                            puts lib-y objects into vmlinux.a)
+                            puts lib-y objects into vmlinux.a); with Clang
+                            LTO (bitcode members) BUILD/vmlinux.o alone,
+                            where LTO generated their code
+  lto_origins(build)        with LTO, {function name: [member objects that
+                            define it]}: what Func.src (the object whose
+                            Kbuild command compiled a function) comes from
   object_functions(obj)     the functions of a relocatable object, aliases
                             folded into the alphabetically first name, with
                             their input section and calls to the tracker
@@ -54,6 +59,7 @@ the same judgement.  Standard library only; ELF reading is kelf.py's.
 import collections
 import os
 import re
+import shutil
 import subprocess
 
 import kelf
@@ -75,10 +81,25 @@ EXCLUDED_SECTIONS = {".init.text", ".devinit.text", ".cpuinit.text", ".meminit.t
 
 # ---- objects -----------------------------------------------------------------
 
+def is_bitcode(path):
+    """Whether PATH is LLVM bitcode (a Clang LTO object), raw or wrapped."""
+    with open(path, "rb") as f:
+        return f.read(4) in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
+
+
+def is_lto(build):
+    """Whether BUILD's vmlinux.a holds bitcode (CONFIG_LTO_CLANG)."""
+    return any(is_bitcode(m) for m in kelf.archive_members(os.path.join(build, "vmlinux.a")))
+
+
 def linked_objects(build, vm=None):
-    """Objects of BUILD/vmlinux in link order, and vmlinux (a kelf.Elf)."""
+    """Objects of BUILD/vmlinux in link order, and vmlinux (a kelf.Elf).
+    With LTO: [BUILD/vmlinux.o], the one ELF object with all their code
+    (Kbuild links vmlinux.a and the lib.a archives into it)."""
     objs = kelf.archive_members(os.path.join(build, "vmlinux.a"))
     vm = vm or kelf.Elf(os.path.join(build, "vmlinux"))
+    if any(is_bitcode(m) for m in objs):
+        return [os.path.join(build, "vmlinux.o")], vm
     defined = {y.name for y in vm.symbols if y.bind != kelf.STB_LOCAL and y.shndx != 0}
     libs = sorted(os.path.join(top, "lib.a") for top, _, files in os.walk(build)
                   if "lib.a" in files and "/source" not in top)
@@ -95,8 +116,9 @@ def linked_objects(build, vm=None):
 
 
 class Func:
-    """A function of a relocatable object."""
-    __slots__ = ("name", "obj", "section", "local", "start", "end", "stack_size",
+    """A function of a relocatable object.  src: the object Kbuild compiled
+    it in (obj, except in an LTO build's vmlinux.o: lto_origins)."""
+    __slots__ = ("name", "obj", "src", "section", "local", "start", "end", "stack_size",
                  "pushes", "calls", "shndx")
 
     @property
@@ -115,7 +137,7 @@ def object_functions(path):
         if not sec.flags & kelf.SHF_EXECINSTR:
             continue
         f = Func()
-        f.name, f.obj, f.section, f.shndx = y.name, path, sec.name, y.shndx
+        f.name, f.obj, f.src, f.section, f.shndx = y.name, path, path, sec.name, y.shndx
         f.local = y.bind == kelf.STB_LOCAL
         f.start, f.end = y.value, y.value + y.size
         f.stack_size = sizes.get((y.shndx, y.value))
@@ -158,8 +180,9 @@ def object_calls(path, callees):
 
 def object_kind(build, obj):
     """asm, opted-out, no-pass or pass: what the Kbuild command of OBJ says
-    about the stackleak pass ("pass" when there is no build to ask)."""
-    if not build:
+    about the stackleak pass ("pass" when there is no build to ask, and for
+    an LTO build's vmlinux.o, whose functions are judged by Func.src)."""
+    if not build or (os.path.basename(obj) == "vmlinux.o" and is_lto(build)):
         return "pass"
     toks = kelf.cmd_file(build, os.path.relpath(obj, build)).split()
     if "-D__ASSEMBLY__" in toks:
@@ -169,6 +192,55 @@ def object_kind(build, obj):
     if not any(t in toks for t in TRACKING_FLAGS):
         return "no-pass"
     return "pass"
+
+
+# ThinLTO renames a local function it promotes (NAME.llvm.HASH); full LTO
+# a local one that clashes (NAME.lto_priv.N).
+_LTO_SUFFIX = re.compile(r"\.(llvm|lto_priv)\.\d+$")
+
+
+def _llvm_nm(build):
+    """The llvm-nm of BUILD's Clang (llvm-nm-N for CONFIG_CLANG_VERSION)."""
+    v = kelf.read_config(build).get("CONFIG_CLANG_VERSION")
+    named = "llvm-nm-%d" % (int(v) // 10000) if v else None
+    return named if named and shutil.which(named) else "llvm-nm"
+
+
+def lto_origins(build):
+    """{function name: [objects defining it]} over every member of
+    BUILD's vmlinux.a and lib.a archives, bitcode (llvm-nm) and ELF."""
+    members = kelf.archive_members(os.path.join(build, "vmlinux.a"))
+    for top, _, files in os.walk(build):
+        if "lib.a" in files and "/source" not in top:
+            members += kelf.archive_members(os.path.join(top, "lib.a"))
+    members = list(dict.fromkeys(os.path.normpath(m) for m in members))
+    origins = collections.defaultdict(list)
+    bitcode = [m for m in members if is_bitcode(m)]
+    for m in members:
+        if m not in bitcode:
+            for y in kelf.Elf(m).functions():
+                if y.shndx:
+                    origins[y.name].append(m)
+    for i in range(0, len(bitcode), 200):
+        out = subprocess.run([_llvm_nm(build), "--defined-only", "-P", "-A"] + bitcode[i:i + 200],
+                             capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            head, _, rest = line.rpartition(": ")
+            parts = rest.split()
+            if len(parts) >= 2 and parts[1] in "TtWw":
+                origins[parts[0]].append(head)
+    return origins
+
+
+def attribute_lto_functions(build, funcs):
+    """Set Func.src of the functions of an LTO build's vmlinux.o to the one
+    member object that defines the name (left as vmlinux.o when none or
+    several do)."""
+    origins = lto_origins(build)
+    for f in funcs:
+        objs = set(origins.get(_LTO_SUFFIX.sub("", f.name), ()))
+        if len(objs) == 1:
+            f.src = objs.pop()
 
 
 # ---- the stackleak coverage rule -------------------------------------------
@@ -210,7 +282,7 @@ def dependency_text(build, obj):
 def declared_inline(build, f):
     """Where static function F is declared inline ("file:line"), from its
     object's source and the headers its dependency list names, or None."""
-    text = dependency_text(build, f.obj)
+    text = dependency_text(build, f.src)
     base = build or os.getcwd()
     files = re.findall(r"(/\S+\.[ch])\b", text) + re.findall(r"\s(\S+\.[ch])\s", text)
     pat = re.compile(r"\b" + re.escape(f.name) + r"\s*\(")
@@ -243,6 +315,11 @@ class Coverage:
         for o in objs:
             self.kinds[o] = object_kind(build, o)
             self.funcs += object_functions(o)
+        if build and objs == [os.path.join(build, "vmlinux.o")]:  # LTO
+            attribute_lto_functions(build, self.funcs)
+            for f in self.funcs:
+                if f.src not in self.kinds:
+                    self.kinds[f.src] = object_kind(build, f.src)
         self.tracked = [f for f in self.funcs if f.calls]
         self.noframe = [f for f in self.funcs if f.stack_size is None]
         self.large = [f for f in self.funcs if f.frame is not None and tms is not None and f.frame >= tms]
@@ -259,13 +336,13 @@ class Coverage:
 
     def exclusion(self, f):
         """(why F needs no tracking call or None, what F calls or None)."""
-        kind = self.kinds[f.obj]
+        kind = self.kinds[f.src]
         if f.name in TRACKERS:
             return "tracker", None
         if f.section in EXCLUDED_SECTIONS:
             return "section " + f.section, None
         if kind in ("opted-out", "no-pass"):
-            return kind + " " + os.path.relpath(f.obj, self.build), None
+            return kind + " " + os.path.relpath(f.src, self.build), None
         call = makes_calls(f)
         if call:
             return None, call
