@@ -52,6 +52,7 @@ config.substitutions += [
     ("%clang", os.path.join(bindir, "clang")),
     ("%opt", os.path.join(bindir, "opt")),
     ("%llc", os.path.join(bindir, "llc")),
+    ("%lld", os.path.join(bindir, "ld.lld")),
     ("%llvm", llvm),
     ("%flags", passport + " flags --llvm " + llvm),
     ("%cc", passport + " cc --"),
