@@ -116,8 +116,10 @@ packaged_passes() {
   [ -f "$kdir/$so" ] && [ -x "$kdir/$fin" ] || { echo "the headers tree has no $so or $fin"; return 1; }
   grep -q -- "-fpass-plugin=\./$so " "$cmd" || { echo "$cmd: no -fpass-plugin=./$so"; return 1; }
   grep -q -- "\./$fin " "$cmd" || { echo "$cmd: no ./$fin"; return 1; }
-  # a call, not a symbol: the post-step keeps the symbol of a call it made a NOP
-  readelf -rW "$dir/pp_$c.ko" | grep -Eq 'R_X86_64_(PLT32|PC32) +[0-9a-f]+ +stackleak_track_stack' ||
+  # a call, not a symbol: the post-step keeps the symbol of a call it made a NOP.
+  # grep reads all of readelf's output (no -q): under pipefail, a grep that
+  # stops at the first match can leave readelf a SIGPIPE, and the check fails.
+  readelf -rW "$dir/pp_$c.ko" | grep -E 'R_X86_64_(PLT32|PC32) +[0-9a-f]+ +stackleak_track_stack' >/dev/null ||
     { echo "pp_$c.ko does not call stackleak_track_stack"; return 1; }
   echo "the package's ${kdir#"$out"/deb-*/root} has $so and $fin; pp_$c.o was compiled with both and calls stackleak_track_stack"
 }
