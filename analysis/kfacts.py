@@ -87,11 +87,6 @@ def is_bitcode(path):
         return f.read(4) in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
 
 
-def is_lto(build):
-    """Whether BUILD's vmlinux.a holds bitcode (CONFIG_LTO_CLANG)."""
-    return any(is_bitcode(m) for m in kelf.archive_members(os.path.join(build, "vmlinux.a")))
-
-
 def linked_objects(build, vm=None):
     """Objects of BUILD/vmlinux in link order, and vmlinux (a kelf.Elf).
     With LTO: [BUILD/vmlinux.o], the one ELF object with all their code
@@ -181,8 +176,9 @@ def object_calls(path, callees):
 def object_kind(build, obj):
     """asm, opted-out, no-pass or pass: what the Kbuild command of OBJ says
     about the stackleak pass ("pass" when there is no build to ask, and for
-    an LTO build's vmlinux.o, whose functions are judged by Func.src)."""
-    if not build or (os.path.basename(obj) == "vmlinux.o" and is_lto(build)):
+    an LTO build's vmlinux.o, the one object linked_objects() names then,
+    whose functions are judged by Func.src)."""
+    if not build or os.path.basename(obj) == "vmlinux.o":
         return "pass"
     toks = kelf.cmd_file(build, os.path.relpath(obj, build)).split()
     if "-D__ASSEMBLY__" in toks:
