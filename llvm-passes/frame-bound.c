@@ -298,15 +298,22 @@ static unsigned registers_live(const struct liveness *l, const uint64_t *live)
 #define MAX_ORDERED 128
 #define MAX_BLOCK_INSNS 1024
 
+struct position {
+	LLVMValueRef insn;
+	long pos;
+};
+
 struct block_order {
 	size_t ninsns, words;		/* instructions of B, bitset words */
 	LLVMValueRef *insns;		/* B's instructions in order */
+	struct position *sorted;	/* the same, by pointer, with positions */
 	uint64_t *deps;			/* per instruction: those it depends on */
 	size_t n;			/* values (a copy per register) */
+	int *first;			/* per value of L: its first element + 1, or 0 */
 	long def[MAX_ORDERED];		/* defining position, -1 for live-in */
-	uint64_t *uses;			/* per value: positions of its uses in B */
+	uint64_t *uses;			/* per element: positions of its uses in B */
 	bool leaves[MAX_ORDERED];	/* live-out: never dead in B */
-	int match[MAX_ORDERED];		/* matching: value -> value before it */
+	int match[MAX_ORDERED];		/* matching: element -> element before it */
 	bool seen[MAX_ORDERED];
 };
 
@@ -336,10 +343,9 @@ static bool keeps_its_place(LLVMValueRef i)
 
 static long position_in_block(const struct block_order *o, LLVMValueRef v)
 {
-	for (size_t p = 0; p < o->ninsns; p++)
-		if (o->insns[p] == v)
-			return (long)p;
-	return -1;
+	const struct position *hit = bsearch(&v, o->sorted, o->ninsns, sizeof(*hit), by_pointer);
+
+	return hit ? hit->pos : -1;
 }
 
 /* Does u come before v (u dead, in any order, once v is defined)? */
@@ -390,29 +396,38 @@ static bool add_ordered(struct block_order *o, const struct liveness *l, const s
 			int idx, long def)
 {
 	unsigned regs = l->values[idx].regs;
-	size_t first = o->n;
 
 	if (o->n + regs > MAX_ORDERED)
 		return false;
+	o->first[idx] = (int)o->n + 1;
 	for (unsigned r = 0; r < regs; r++, o->n++) {
 		o->def[o->n] = def;
 		o->leaves[o->n] = test_bit(b->out, idx);
 		o->match[o->n] = -1;
 	}
+	return true;
+}
+
+/* Each element's uses in B, in one pass over B; an unused result that
+ * does not leave B is live at its definition. */
+static void record_uses(struct block_order *o, const struct liveness *l)
+{
 	for (size_t p = 0; p < o->ninsns; p++) {
 		LLVMValueRef i = o->insns[p];
 
 		if (LLVMIsAPHINode(i))
 			continue;	/* a phi's operands are used in the incoming block */
-		for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++)
-			if (LLVMGetOperand(i, n) == l->values[idx].v)
-				for (size_t c = first; c < o->n; c++)
-					set_bit(o->uses + c * o->words, (int)p);
+		for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
+			int idx = value_index(l, LLVMGetOperand(i, n));
+			int e = idx >= 0 ? o->first[idx] - 1 : -1;
+
+			for (size_t c = 0; e >= 0 && c < l->values[idx].regs; c++)
+				set_bit(o->uses + ((size_t)e + c) * o->words, (int)p);
+		}
 	}
-	if (def >= 0 && !o->leaves[first] && no_bits(o->uses + first * o->words, o->words))
-		for (size_t c = first; c < o->n; c++)	/* unused: live at its definition */
-			set_bit(o->uses + c * o->words, (int)def);
-	return true;
+	for (size_t e = 0; e < o->n; e++)
+		if (o->def[e] >= 0 && !o->leaves[e] && no_bits(o->uses + e * o->words, o->words))
+			set_bit(o->uses + e * o->words, (int)o->def[e]);
 }
 
 static unsigned all_it_may_hold(const struct liveness *l, const struct block *b)
@@ -437,15 +452,23 @@ static unsigned block_width(const struct liveness *l, const struct block *b)
 		return all_it_may_hold(l, b);
 	o.words = o.ninsns / 64 + 1;
 	o.insns = malloc(o.ninsns * sizeof(*o.insns));
+	o.sorted = malloc(o.ninsns * sizeof(*o.sorted));
 	o.deps = calloc(o.ninsns * o.words, sizeof(uint64_t));
 	o.uses = calloc(MAX_ORDERED * o.words, sizeof(uint64_t));
-	if (!o.insns || !o.deps || !o.uses) {
+	o.first = calloc(l->nvalues + 1, sizeof(int));
+	if (!o.insns || !o.sorted || !o.deps || !o.uses || !o.first) {
 		width = all_it_may_hold(l, b);
 		goto out;
 	}
 	o.ninsns = 0;
 	for (LLVMValueRef i = LLVMGetFirstInstruction(b->bb); i; i = LLVMGetNextInstruction(i)) {
-		uint64_t *deps = o.deps + o.ninsns * o.words;
+		o.sorted[o.ninsns] = (struct position){ i, (long)o.ninsns };
+		o.insns[o.ninsns++] = i;
+	}
+	qsort(o.sorted, o.ninsns, sizeof(*o.sorted), by_pointer);
+	for (size_t k = 0; k < o.ninsns; k++) {
+		LLVMValueRef i = o.insns[k];
+		uint64_t *deps = o.deps + k * o.words;
 
 		if (keeps_its_place(i)) {
 			if (last_in_place >= 0) {
@@ -453,7 +476,7 @@ static unsigned block_width(const struct liveness *l, const struct block *b)
 					deps[w] |= o.deps[(size_t)last_in_place * o.words + w];
 				set_bit(deps, (int)last_in_place);
 			}
-			last_in_place = (long)o.ninsns;
+			last_in_place = (long)k;
 		}
 
 		if (!LLVMIsAPHINode(i))
@@ -466,7 +489,6 @@ static unsigned block_width(const struct liveness *l, const struct block *b)
 					deps[w] |= o.deps[(size_t)p * o.words + w];
 				set_bit(deps, (int)p);
 			}
-		o.insns[o.ninsns++] = i;
 	}
 	for (size_t w = 0; w < l->words && ok; w++)
 		for (uint64_t bits = b->in[w]; bits && ok; bits &= bits - 1)
@@ -481,6 +503,7 @@ static unsigned block_width(const struct liveness *l, const struct block *b)
 		width = all_it_may_hold(l, b);
 		goto out;
 	}
+	record_uses(&o, l);
 	width = (unsigned)o.n;
 	for (size_t u = 0; u < o.n; u++) {
 		memset(o.seen, 0, sizeof(o.seen));
@@ -488,8 +511,10 @@ static unsigned block_width(const struct liveness *l, const struct block *b)
 	}
 out:
 	free(o.insns);
+	free(o.sorted);
 	free(o.deps);
 	free(o.uses);
+	free(o.first);
 	return width;
 }
 
