@@ -2,7 +2,14 @@
 # Out-of-tree modules built with another compiler than their kernel's, then
 # loaded in QEMU (issue: kernel series, "OOT modules").
 #
-# usage: tests/boot/oot-modules.sh [--only CASE[,CASE...]] [--timeout S]
+# usage: tests/boot/oot-modules.sh [--all | --only CASE[,CASE...]] [--timeout S]
+#
+#   (default)    the cases whose kernel is of tier ci in qemu/kernels.txt
+#                (what ./passport test runs)
+#   --all        the cases of tier extra kernels too (tests/boot/run.sh --all
+#                passes it; those kernels must be built)
+#   --only CASES these cases, whatever their kernel's tier
+#   --timeout S  per-boot QEMU timeout (default 300)
 #
 # Each case builds tests/boot/modules/passport_probe.c, under the module name
 # pp_CASE, against a kernel of qemu/kernels.txt (already built by
@@ -20,10 +27,11 @@
 set -uo pipefail
 { # parsed whole before it runs
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-only='' timeout=300
+only='' all=0 timeout=300
 while [ $# -gt 0 ]; do
   case $1 in
     --only) only=${2:?}; shift ;;
+    --all) all=1 ;;
     --timeout) timeout=${2:?}; shift ;;
     -h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "oot-modules.sh: unknown argument: $1" >&2; exit 2 ;;
@@ -43,6 +51,15 @@ done
 #           | packaged-passes (every object of the module was compiled with
 #           the passport plugin and post-step of the kernel tree it was built
 #           against, and the .ko calls stackleak_track_stack)
+#           | lto-finalized (an LTO_CLANG kernel: the module's objects were
+#           compiled to bitcode; its linked object pp_CASE.o is machine code
+#           on which passport-finalize ran (series 0013); no function with a
+#           final frame >= track-min-size lacks the call; with _multi, the
+#           bitcode of passport_frames.c has the call in both functions and
+#           the linked object only in pp_frames_large)
+# A case named *_multi builds its module from two objects (passport_probe.c
+# and tests/boot/modules/passport_frames.c: Kbuild's multi-object link),
+# the others from one.
 # The "-norand" case switches passport's randstruct off again with KCFLAGS:
 # the negative control, whose module must see other layouts.
 # GCC: gcc-12 for the gcc-11 kernel, not gcc-11 for the gcc-12 one: that
@@ -57,6 +74,8 @@ gcc11_by_clang19_norand gcc11-structleak clang-19 19 build;differ
 gcc11_by_gcc12  gcc11-structleak gcc-12 - build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical to the kernel's: its randomize_layout plugin rebuilt;agree;twins
 same_gcc11      gcc11-structleak gcc-11 - build;nowarn;agree;twins
 hdr_clang19     clang19:deb clang-19 - build;nowarn;packaged-passes;agree;twins
+lto_clang19     clang19-lto clang-19 - build;nowarn;lto-finalized;agree;twins
+lto_clang19_multi clang19-lto clang-19 - build;nowarn;lto-finalized;agree;twins
 "
 
 out=$repo/build/boot-tests/oot
@@ -90,8 +109,14 @@ headers_tree() {
 build_case() {
   local c=$1 k=$2 cc=$3 plugin=$4 kdir=${5:-} kout=$repo/build/kernel/$2 dir=$out/$1 vars=()
   rm -rf "$dir" && mkdir -p "$dir"
-  cp "$repo/tests/boot/modules/passport_probe.c" "$dir/pp_$c.c"
-  echo "obj-m += pp_$c.o" > "$dir/Kbuild"
+  if [[ $c == *_multi ]]; then
+    cp "$repo/tests/boot/modules/passport_probe.c" "$dir/pp_main.c"
+    cp "$repo/tests/boot/modules/passport_frames.c" "$dir/pp_frames.c"
+    printf 'obj-m += pp_%s.o\npp_%s-y := pp_main.o pp_frames.o\n' "$c" "$c" > "$dir/Kbuild"
+  else
+    cp "$repo/tests/boot/modules/passport_probe.c" "$dir/pp_$c.c"
+    echo "obj-m += pp_$c.o" > "$dir/Kbuild"
+  fi
   case $cc in
     clang-*) vars+=("LLVM=-${cc#clang-}") ;;
     gcc-*) vars+=("CC=$cc") ;;
@@ -124,12 +149,48 @@ packaged_passes() {
   echo "the package's ${kdir#"$out"/deb-*/root} has $so and $fin; pp_$c.o was compiled with both and calls stackleak_track_stack"
 }
 
+# lto_finalized CASE KERNEL LLVM_MAJOR: the checks of expectation lto-finalized (see
+# the case table); prints what it found
+lto_finalized() {
+  local c=$1 k=$2 major=$3 dir=$out/$1 kout=$repo/build/kernel/$2 tms src srcs=() tracked f ir
+  tms=$(sed -n 's/^CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE=//p' "$kout/.config")
+  [ -n "$tms" ] || { echo "$kout/.config has no CONFIG_KSTACK_ERASE_TRACK_MIN_SIZE"; return 1; }
+  if [[ $c == *_multi ]]; then srcs=(pp_main pp_frames); else srcs=("pp_$c"); fi
+  for src in "${srcs[@]}"; do
+    grep -q -- '-flto' "$dir/.$src.o.cmd" || { echo "$src.o was not compiled with -flto"; return 1; }
+  done
+  [ "$(head -c4 "$dir/pp_$c.o" | od -An -c | tr -d ' ')" = 177ELF ] ||
+    { echo "pp_$c.o is not machine code"; return 1; }
+  grep -q -- 'passport-finalize ' "$dir/.pp_$c.o.cmd" || { echo "pp_$c.o: passport-finalize did not run"; return 1; }
+  python3 "$repo/analysis/stackleak-coverage.py" --track-min-size "$tms" --objects "$dir/pp_$c.o" \
+    --list "$dir/tracked.txt" > "$dir/coverage.log" 2>&1 ||
+    { echo "$(grep -m1 '^FAIL' "$dir/coverage.log")"; return 1; }
+  tracked=$(cut -d' ' -f1 "$dir/tracked.txt" | tr '\n' ' ')
+  if [[ $c == *_multi ]]; then
+    ir=$("llvm-dis-$major" -o - "$dir/pp_frames.o") || { echo "llvm-dis-$major pp_frames.o failed"; return 1; }
+    for f in pp_frames_small pp_frames_large; do
+      [[ $(sed -n "/^define .*@$f(/,/^}/p" <<<"$ir") == *"call stackleak_track_stack"* ]] ||
+        { echo "the bitcode pp_frames.o: $f has no call"; return 1; }
+    done
+    [[ " $tracked " == *" pp_frames_large "* && " $tracked " != *" pp_frames_small "* ]] ||
+      { echo "pp_$c.o: tracked functions '$tracked': want pp_frames_large, not pp_frames_small"; return 1; }
+  fi
+  echo "bitcode objects (${srcs[*]/%/.o}), pp_$c.o machine code after passport-finalize; $(grep -m1 -o '[0-9]* of [0-9]* functions with final frame >= [0-9]* lack the call' "$dir/coverage.log"); tracked: $tracked"
+}
+
+# case_tier CASE's KERNEL: the kernel's tier in qemu/kernels.txt (ci or extra)
+case_tier() {
+  awk -v k="$1" '$1 == k { print ($6 == "" ? "ci" : $6); found = 1 } END { if (!found) print "ci" }' \
+    "$repo/qemu/kernels.txt"
+}
+
 modules=()
 declare -A boot_expect kernels_used twins
 while read -r c k cc plugin expect; do
   [ -n "$c" ] || continue
   if [ -n "$only" ] && [[ ",$only," != *",$c,"* ]]; then continue; fi
   kdir='' deb=${k#*:}; k=${k%:deb}
+  if [ -z "$only" ] && [ $all = 0 ] && [ "$(case_tier "$k")" = extra ]; then continue; fi
   if [ ! -f "$repo/build/kernel/$k/Module.symvers" ]; then
     fail "$c: kernel $k is not built (with modules) yet: run tests/boot/run.sh first"; continue
   fi
@@ -158,6 +219,8 @@ while read -r c k cc plugin expect; do
       twins) twins[$c]=1 ;;
       packaged-passes)
         if r=$(packaged_passes "$c" "$kdir"); then pass "$c: $r"; else fail "$c: packaged passes: $r"; fi ;;
+      lto-finalized)
+        if r=$(lto_finalized "$c" "$k" "${cc#clang-}"); then pass "$c: $r"; else fail "$c: LTO post-step: $r"; fi ;;
       *) fail "$c: unknown expectation '$e'" ;;
     esac
   done

@@ -20,7 +20,8 @@
 #   --jobs N        make -jN (default: nproc)
 #   --timeout S     per-boot QEMU timeout (default 300)
 #   --no-oot        skip the out-of-tree module tests (tests/boot/oot-modules.sh,
-#                   run after all kernels when --only is not given)
+#                   run after all kernels when --only is not given; with
+#                   --all, its cases against extra kernels too)
 #
 # Output: one "PASS: NAME: CHECK ..." or "FAIL: NAME: CHECK ..." line per
 # check, a "== NAME: done in Ns" line after each kernel, then a recap (the
@@ -429,7 +430,7 @@ done < "$kernels"
 if [ -z "$only" ] && [ "$oot" = 1 ]; then
   echo "== out-of-tree modules: tests/boot/oot-modules.sh"
   started=$SECONDS
-  oot_out=$("$repo/tests/boot/oot-modules.sh" --timeout "$timeout")
+  oot_out=$("$repo/tests/boot/oot-modules.sh" --timeout "$timeout" $([ $all = 1 ] && echo --all))
   grep -E '^(PASS|FAIL):' <<<"$oot_out"
   passed=$((passed + $(grep -c '^PASS:' <<<"$oot_out")))
   while IFS= read -r line; do failures+=("$line"); done < <(grep '^FAIL:' <<<"$oot_out")
