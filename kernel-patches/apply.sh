@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
-# Apply the passport kernel patch series to a freshly extracted
-# linux-source-6.1 tree, checking that every patch applies cleanly.
+# Apply the passport kernel patch series to a freshly extracted Debian
+# linux-source tree, checking that every patch applies cleanly.
 #
-#   kernel-patches/apply.sh [--export DIR] [TREE]
+#   kernel-patches/apply.sh [--linux V] [--export DIR] [TREE]
 #
-# TREE defaults to build/kernel/src-patched.  The tree is re-extracted from
-# the Debian tarball unless it already holds exactly this series (a stamp
+# --linux V picks the tree and its series: 6.1 (the default; the series in
+# kernel-patches/, against linux-source-6.1) or 6.12 (kernel-patches/6.12/,
+# against linux-source-6.12).  TREE defaults to build/kernel/src-patched
+# (6.1) or build/kernel/src-V-patched.  The tree is re-extracted from the
+# Debian tarball unless it already holds exactly this series (a stamp
 # records the hash of the series, its patches and llvm-passes/).  0001 is
-# generated from llvm-passes/ (see series); --export DIR also writes the
-# whole series, 0001 included, to DIR for sending.
+# generated from llvm-passes/ (see series), the same for every version;
+# --export DIR also writes the whole series, 0001 included, to DIR for
+# sending.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-here=$root/kernel-patches
-export_dir=""
-case ${1:-} in -h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;; esac
-if [ "${1:-}" = --export ]; then export_dir=$2; shift 2; fi
-tree=${1:-$root/build/kernel/src-patched}
+export_dir="" linux=6.1
+while [ $# -gt 0 ]; do
+	case $1 in
+		-h|--help) sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+		--export) export_dir=${2:?}; shift 2 ;;
+		--linux) linux=${2:?}; shift 2 ;;
+		*) break ;;
+	esac
+done
+case $linux in
+	6.1) here=$root/kernel-patches tree=${1:-$root/build/kernel/src-patched} ;;
+	6.12) here=$root/kernel-patches/$linux tree=${1:-$root/build/kernel/src-$linux-patched} ;;
+	*) echo "kernel-patches: error: --linux $linux: there is a series for 6.1 and 6.12 only" >&2; exit 2 ;;
+esac
 gen=$root/build/kernel-patches
 # One apply at a time (the boot layer's kernels build in parallel ctest
 # entries, each asking for the patched tree): the second waits, then finds
@@ -72,7 +85,7 @@ else
 	# git format-patch into kernel-patches/): never wipe it.
 	[ ! -d "$tree/.git" ] || die "$tree is a git work tree and does not hold this series ($stamp): export its commits to kernel-patches/ and copy the stamp, or move it away"
 	rm -rf "$tree"
-	"$root/scripts/kernel-src.sh" --full "$tree" >&2
+	"$root/scripts/kernel-src.sh" --linux "$linux" --full "$tree" >&2
 	for p in $patches; do
 		f=$here/$p
 		[ "$p" = "$first" ] && f=$gen/$p

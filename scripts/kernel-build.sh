@@ -3,13 +3,14 @@
 #
 # usage: scripts/kernel-build.sh --name NAME --cc gcc-12|gcc-11|clang-N
 #            --config FRAG [--config FRAG...] [--base BASE] [--patched]
-#            [--jobs N] [--no-ccache] [--make-var VAR=VALUE...]
+#            [--linux V] [--jobs N] [--no-ccache] [--make-var VAR=VALUE...]
 #            [--force-config] [--configure-only] [--target T...]
 #        scripts/kernel-build.sh --kernel NAME [--kernels FILE] [OPTIONS]
 #
 #   --kernel NAME   the kernel NAME as a kernel list defines it (NAME CC TREE
 #                   FRAGMENTS ...): its --name, --cc, --config's and, for
-#                   TREE patched, --patched. The lists are qemu/kernels.txt
+#                   TREE patched, --patched (TREE plain-V or patched-V:
+#                   --linux V too). The lists are qemu/kernels.txt
 #                   then bench/kernels.txt (the first definition wins), or
 #                   FILE (--kernels). Not together with --name, --cc,
 #                   --config or --patched; the other options add to it.
@@ -29,6 +30,9 @@
 #   --patched       use the tree build/kernel/src-patched instead of
 #                   build/kernel/src, after kernel-patches/apply.sh (a no-op
 #                   when the tree already holds this series)
+#   --linux V       the kernel version: 6.1 (the default) or 6.12, whose
+#                   trees are build/kernel/src-6.12 (linux-source-6.12) and
+#                   build/kernel/src-6.12-patched (kernel-patches/6.12/)
 #   --jobs N        make -jN (default: nproc)
 #   --no-ccache     do not use ccache even if it is installed
 #   --make-var V=X  extra make variable (repeatable), e.g. for the patched tree
@@ -80,7 +84,7 @@ usage() {
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
 kernel='' kernel_lists=("$repo/qemu/kernels.txt" "$repo/bench/kernels.txt")
-name='' cc='' base=tinyconfig patched=0 jobs=$(nproc) use_ccache=1 force_config=0 configure_only=0
+name='' cc='' base=tinyconfig patched=0 linux=6.1 jobs=$(nproc) use_ccache=1 force_config=0 configure_only=0
 frags=() make_vars=() user_targets=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -91,6 +95,7 @@ while [ $# -gt 0 ]; do
     --config) frags+=("${2:?}"); shift ;;
     --base) base=${2:?}; shift ;;
     --patched) patched=1 ;;
+    --linux) linux=${2:?}; shift ;;
     --jobs|-j) jobs=${2:?}; shift ;;
     --no-ccache) use_ccache=0 ;;
     --make-var) make_vars+=("${2:?}"); shift ;;
@@ -114,10 +119,11 @@ if [ -n "$kernel" ]; then
   read -r name cc tree kfrags <<<"$(kernel_line "$kernel")"
   [ -n "$name" ] || die "--kernel $kernel: not in ${kernel_lists[*]#$repo/}"
   case $tree in
-    plain) ;;
-    patched) patched=1 ;;
-    *) die "--kernel $kernel: TREE must be plain or patched, not '$tree'" ;;
+    plain|plain-*) ;;
+    patched|patched-*) patched=1 ;;
+    *) die "--kernel $kernel: TREE must be plain, patched, plain-V or patched-V, not '$tree'" ;;
   esac
+  [[ $tree != *-* ]] || linux=${tree#*-}
   IFS=, read -ra frags <<<"$kfrags"
 fi
 [ -n "$name" ] || { echo "$prog: --name is required" >&2; usage; }
@@ -168,13 +174,18 @@ fi
 tool_vars+=("CC=$cc_cmd" "HOSTCC=$hostcc_cmd")
 
 # ---- source tree -----------------------------------------------------------
+case $linux in
+  6.1) tree_dir=$repo/build/kernel/src ;;
+  6.12) tree_dir=$repo/build/kernel/src-$linux ;;
+  *) die "--linux $linux: passport has a series for 6.1 and 6.12 only" ;;
+esac
 if [ $patched = 1 ]; then
-  src=$repo/build/kernel/src-patched
-  "$repo/kernel-patches/apply.sh" "$src" || die "kernel-patches/apply.sh failed"
+  src=$tree_dir-patched
+  "$repo/kernel-patches/apply.sh" --linux "$linux" "$src" || die "kernel-patches/apply.sh failed"
   [ -f "$src/Makefile" ] || die "--patched: kernel-patches/apply.sh left no Makefile in $src"
 else
-  src=$repo/build/kernel/src
-  "$repo/scripts/kernel-src.sh" --full "$src" >/dev/null || die "scripts/kernel-src.sh --full $src failed"
+  src=$tree_dir
+  "$repo/scripts/kernel-src.sh" --linux "$linux" --full "$src" >/dev/null || die "scripts/kernel-src.sh --full $src failed"
 fi
 [ -f "$src/arch/x86/Makefile" ] || die "$src is not a full kernel tree (run scripts/kernel-src.sh --full)"
 [ ! -f "$src/.config" ] || die "$src has a .config: the source tree must stay clean for O= builds (make -C $src mrproper)"

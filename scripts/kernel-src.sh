@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Extract the Debian linux-source-6.1 tarball (the GCC hardening plugins'
+# Extract a Debian linux-source-V tarball (6.1: the GCC hardening plugins'
 # reference sources) into OUTDIR.
 #
-# usage: scripts/kernel-src.sh [--full] [OUTDIR]
+# usage: scripts/kernel-src.sh [--linux V] [--full] [OUTDIR]
 #
-#   OUTDIR   default: build/kernel/src (relative to the repository root)
-#   --full   extract the whole tree (~1.3 GB) instead of only what
-#            gcc-plugins/build.sh needs
+#   --linux V  the kernel version: 6.1 (the default) or 6.12, from the
+#              package linux-source-V
+#   OUTDIR     default: build/kernel/src for 6.1, build/kernel/src-V for
+#              another version (relative to the repository root)
+#   --full     extract the whole tree (~1.3 GB) instead of only what
+#              gcc-plugins/build.sh needs
 #
-# The top-level "linux-source-6.1/" component is stripped, so OUTDIR/Makefile,
+# The top-level "linux-source-V/" component is stripped, so OUTDIR/Makefile,
 # OUTDIR/scripts/gcc-plugins/... exist afterwards. A stamp file
 # (OUTDIR/.kernel-src.stamp) records the tarball's size and mtime and whether
 # the extraction was full or partial; a repeated call with the same tarball
@@ -17,9 +20,6 @@
 # Environment: KERNEL_SRC_TARBALL overrides the tarball path.
 set -euo pipefail
 
-PKG=linux-source-6.1
-TARBALL=${KERNEL_SRC_TARBALL:-/usr/src/$PKG.tar.xz}
-TOP=$PKG   # top-level directory inside the tarball
 
 # What the GCC plugins (and gcc-plugins/build.sh) need, relative to TOP.
 # The last four are not compiled, but hold the flags the kernel passes to
@@ -34,15 +34,16 @@ PARTIAL_MEMBERS=(
 )
 
 usage() {
-  echo "usage: $0 [--full] [OUTDIR]   (default OUTDIR: build/kernel/src)" >&2
+  sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
   exit 2
 }
 
-full=0
+full=0 linux=6.1
 outdir=
 while [ $# -gt 0 ]; do
   case $1 in
     --full) full=1 ;;
+    --linux) linux=${2:?}; shift ;;
     -h|--help) usage ;;
     --) shift; [ $# -le 1 ] || usage; outdir=${1:-}; break ;;
     -*) echo "$0: unknown option: $1" >&2; usage ;;
@@ -50,9 +51,16 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+case $linux in
+  6.1|6.12) ;;
+  *) echo "$0: --linux $linux: passport has a series for 6.1 and 6.12 only" >&2; exit 2 ;;
+esac
+PKG=linux-source-$linux
+TARBALL=${KERNEL_SRC_TARBALL:-/usr/src/$PKG.tar.xz}
+TOP=$PKG   # top-level directory inside the tarball
 if [ -z "$outdir" ]; then
   repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-  outdir=$repo/build/kernel/src
+  outdir=$repo/build/kernel/src$([ "$linux" = 6.1 ] || echo "-$linux")
 fi
 
 if [ ! -f "$TARBALL" ]; then
