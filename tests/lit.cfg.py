@@ -19,6 +19,9 @@
 #                         FileCheck prefix of the diagnostics that differ
 #   %other_clang %other_plugin  the other built major, for mismatch tests
 #   %gcc_plugins          build/gcc-plugins (the kernel's own GCC plugins)
+#   %linux %kplain %kpatched  the kernel version a series test runs on (6.1;
+#                         tests/kstack-erase/6.12/ runs the same tests on 6.12),
+#                         its plain tree and its patched tree (apply.sh)
 #   %root                 the repository
 import os
 import re
@@ -60,6 +63,9 @@ config.substitutions += [
     ("%finalize", os.path.join(build, "bin", "passport-finalize")),
     ("%gcc_plugins", os.path.join(build, "gcc-plugins")),
     ("%root", root),
+    ("%linux", "6.1"),
+    ("%kplain", os.path.join(root, "build", "kernel", "src")),
+    ("%kpatched", os.path.join(root, "build", "kernel", "src-patched")),
     ("%csmith_slice", "%d/%d" % (built.index(llvm), len(built)) if llvm in built else "0/1"),
     ("%randstruct_attrs", "OWN" if int(llvm) < 15 else "NATIVE"),
     ("%passport_opt", "%s%s -load=%s -load-pass-plugin=%s" % (
