@@ -244,13 +244,14 @@ def archive_members(path):
 
 
 def cmd_file(build, obj):
-    """The Kbuild command line that produced OBJ (BUILD/dir/.name.o.cmd), or ''."""
+    """The Kbuild command line that produced OBJ (BUILD/dir/.name.o.cmd), or ''.
+    Linux 6.1 names it cmd_OBJ, 6.12 savedcmd_OBJ."""
     d, b = os.path.split(obj)
     p = os.path.join(build, d, "." + b + ".cmd")
     try:
         with open(p, errors="replace") as f:
             for line in f:
-                if line.startswith("cmd_"):
+                if line.startswith(("cmd_", "savedcmd_")):
                     return line.split(":=", 1)[1]
     except OSError:
         pass

@@ -18,7 +18,8 @@
  *
  * Actions:
  *   lkdtm-stackleak     LKDTM STACKLEAK_ERASING, then stack-heavy syscalls
- *                       (poll and select over many fds, uname, reads of
+ *                       (poll and select over many fds, a select asleep on
+ *                       an empty pipe, uname, reads of
  *                       /proc files), then STACKLEAK_ERASING again
  *   lkdtm-warning       LKDTM WARNING: the kernel WARNs with a stack trace
  *                       (the unwinder's output, checked against the
@@ -199,6 +200,21 @@ static int stack_heavy_syscalls(void)
 	say("stack-heavy: select over %d fds -> %d", nfd, i);
 	for (i = 0; i < nfd; i++)
 		close(fds[i]);
+	/* The same select, asleep: do_select()'s frame (its poll table is on
+	 * the stack) plus the scheduler's below it.  The calls above return at
+	 * once and, on 6.12, reach no deeper than LKDTM's own trigger path. */
+	if (pipe(fds) == 0) {
+		FD_ZERO(&rset);
+		FD_SET(fds[0], &rset);
+		tv.tv_sec = 0;
+		tv.tv_usec = 5000;
+		i = select(fds[0] + 1, &rset, NULL, NULL, &tv);
+		say("stack-heavy: select asleep 5 ms on an empty pipe -> %d", i);
+		close(fds[0]);
+		close(fds[1]);
+	} else {
+		rc = 1;
+	}
 	if (uname(&u) == 0)
 		say("stack-heavy: uname %s %s", u.sysname, u.release);
 	else

@@ -227,7 +227,7 @@ verdicts() {
         local other=plain flag=() d extra sedargs o n state plaincfg patchedcfg
         [ "$tree" = plain ] && { other=patched; flag=(--patched); }
         if "$repo/scripts/kernel-build.sh" --name "$name.$other-config" --cc "$cc" "${flag[@]}" \
-             "${cfg_args[@]}" --configure-only > "$logdir/$name.$other-config.log" 2>&1; then
+             --linux "$linux" "${cfg_args[@]}" --configure-only > "$logdir/$name.$other-config.log" 2>&1; then
           plaincfg=$out/.config patchedcfg=$repo/build/kernel/$name.$other-config/.config
           [ "$tree" = plain ] || { plaincfg=$patchedcfg; patchedcfg=$out/.config; }
           # the former names that are gone (pure renames) take their new names
@@ -235,7 +235,7 @@ verdicts() {
           while read -r o n state; do
             [ "$state" = gone ] || continue
             sedargs+=(-e "s/^CONFIG_$o=/CONFIG_$n=/" -e "s/^# CONFIG_$o is not set\$/# CONFIG_$n is not set/")
-          done < <("$repo/scripts/kconfig-formerly.sh" "$repo/build/kernel/src-patched")
+          done < <("$repo/scripts/kconfig-formerly.sh" "$repo/build/kernel/src$([ "$linux" = 6.1 ] || echo "-$linux")-patched")
           d=$(diff <(grep '^CONFIG_\|^# CONFIG_' "$plaincfg" | sed "${sedargs[@]}") \
                    <(grep '^CONFIG_\|^# CONFIG_' "$patchedcfg"))
           extra=$(grep '^[<>]' <<<"$d" | grep -v '^[<>] CONFIG_\(KSTACK_ERASE\|STRUCTLEAK[A-Z_]*\|LATENT_ENTROPY\)=y$')
@@ -362,7 +362,11 @@ while read -r name cc tree frags checks tier rest; do
   # A kernel that fails to build leaves no boot log of an earlier run
   # behind, for a later kernel's stackinit-as= to compare with.
   rm -f "$logdir/$name.boot.log" "$logdir/$name.off.log"
-  case $tree in plain|patched) ;; *) fail "$name: tree must be plain or patched, not '$tree'"; continue ;; esac
+  case $tree in
+    plain|patched) linux=6.1 ;;
+    plain-6.12|patched-6.12) linux=${tree#*-} tree=${tree%%-*} ;;
+    *) fail "$name: tree must be plain, patched, plain-6.12 or patched-6.12, not '$tree'"; continue ;;
+  esac
   args=(--kernel "$name" --kernels "$kernels" --jobs "$jobs")
   IFS=, read -ra fl <<<"$frags"
   cfg_args=()  # for config-other-tree
