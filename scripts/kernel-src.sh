@@ -20,7 +20,6 @@
 # Environment: KERNEL_SRC_TARBALL overrides the tarball path.
 set -euo pipefail
 
-
 # What the GCC plugins (and gcc-plugins/build.sh) need, relative to TOP.
 # The last four are not compiled, but hold the flags the kernel passes to
 # the plugins and the seed generator; they are tiny and useful as reference.
