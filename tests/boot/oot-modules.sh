@@ -76,6 +76,8 @@ same_gcc11      gcc11-structleak gcc-11 - build;nowarn;agree;twins
 hdr_clang19     clang19:deb clang-19 - build;nowarn;packaged-passes;agree;twins
 lto_clang19     clang19-lto clang-19 - build;nowarn;lto-finalized;agree;twins
 lto_clang19_multi clang19-lto clang-19 - build;nowarn;lto-finalized;agree;twins
+same_clang19_612 clang19-612 clang-19 - build;nowarn;agree;twins
+gcc11_by_clang19_612 gcc11-structleak-612 clang-19 19 build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
 "
 
 out=$repo/build/boot-tests/oot
