@@ -230,12 +230,13 @@ verdicts() {
              --linux "$linux" "${cfg_args[@]}" --configure-only > "$logdir/$name.$other-config.log" 2>&1; then
           plaincfg=$out/.config patchedcfg=$repo/build/kernel/$name.$other-config/.config
           [ "$tree" = plain ] || { plaincfg=$patchedcfg; patchedcfg=$out/.config; }
-          # the former names that are gone (pure renames) take their new names
+          # the former names that are gone (pure renames) take their new names;
+          # the patched tree is the one Kbuild linked as source into its build
           sedargs=(-e '')
           while read -r o n state; do
             [ "$state" = gone ] || continue
             sedargs+=(-e "s/^CONFIG_$o=/CONFIG_$n=/" -e "s/^# CONFIG_$o is not set\$/# CONFIG_$n is not set/")
-          done < <("$repo/scripts/kconfig-formerly.sh" "$repo/build/kernel/src$([ "$linux" = 6.1 ] || echo "-$linux")-patched")
+          done < <("$repo/scripts/kconfig-formerly.sh" "$(readlink -f "$(dirname "$patchedcfg")/source")")
           d=$(diff <(grep '^CONFIG_\|^# CONFIG_' "$plaincfg" | sed "${sedargs[@]}") \
                    <(grep '^CONFIG_\|^# CONFIG_' "$patchedcfg"))
           extra=$(grep '^[<>]' <<<"$d" | grep -v '^[<>] CONFIG_\(KSTACK_ERASE\|STRUCTLEAK[A-Z_]*\|LATENT_ENTROPY\)=y$')
