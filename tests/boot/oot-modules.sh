@@ -67,6 +67,7 @@ done
 # gcc-11 does not have (a Kbuild limitation the plugins do not change).
 cases="
 same_clang19    clang19  clang-19  -   build;nowarn;agree;twins
+same_clang14    clang14  clang-14  -   build;nowarn;agree;twins
 clang14_by_19   clang14  clang-19  19  build;warn=LLVM pass stackleak disabled;warn=LLVM pass structleak disabled;warn=LLVM pass latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
 clang14_by_19_noplugin clang14 clang-19 - error=randstruct: this module's compiler
 gcc11_by_clang19 gcc11-structleak clang-19 19 build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
@@ -74,9 +75,11 @@ gcc11_by_clang19_norand gcc11-structleak clang-19 19 build;differ
 gcc11_by_gcc12  gcc11-structleak gcc-12 - build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical to the kernel's: its randomize_layout plugin rebuilt;agree;twins
 same_gcc11      gcc11-structleak gcc-11 - build;nowarn;agree;twins
 hdr_clang19     clang19:deb clang-19 - build;nowarn;packaged-passes;agree;twins
+hdr_clang22_612 clang22-612:deb clang-22 - build;nowarn;packaged-passes;agree;twins
 lto_clang19     clang19-lto clang-19 - build;nowarn;lto-finalized;agree;twins
 lto_clang19_multi clang19-lto clang-19 - build;nowarn;lto-finalized;agree;twins
 same_clang19_612 clang19-612 clang-19 - build;nowarn;agree;twins
+same_clang22_612 clang22-612 clang-22 - build;nowarn;agree;twins
 gcc11_by_clang19_612 gcc11-structleak-612 clang-19 19 build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
 "
 
