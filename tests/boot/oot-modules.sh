@@ -80,6 +80,9 @@ lto_clang19     clang19-lto clang-19 - build;nowarn;lto-finalized;agree;twins
 lto_clang19_multi clang19-lto clang-19 - build;nowarn;lto-finalized;agree;twins
 same_clang19_612 clang19-612 clang-19 - build;nowarn;agree;twins
 same_clang22_612 clang22-612 clang-22 - build;nowarn;agree;twins
+lto_clang22_612 clang22-612-lto clang-22 - build;nowarn;lto-finalized;agree;twins
+lto_clang22_612_multi clang22-612-lto clang-22 - build;nowarn;lto-finalized;agree;twins
+hdr_clang22_612_lto clang22-612-lto:deb clang-22 - build;nowarn;packaged-passes;lto-finalized;agree;twins
 gcc11_by_clang19_612 gcc11-structleak-612 clang-19 19 build;warn=GCC plugin stackleak disabled;warn=GCC plugin structleak disabled;warn=GCC plugin latent_entropy disabled;warn=randstruct: layouts identical;agree;twins
 "
 
