@@ -4,14 +4,18 @@
 # the erase loop natively, collect static instrumentation and compile-time
 # cost, and write the report.
 #
-# usage: ./passport compare [--kernels NAMES] [--reuse] [--no-build] [--jobs N]
+# usage: ./passport compare [--linux V | --kernels NAMES] [--reuse] [--no-build] [--jobs N]
 #            [--boots N] [--samples N] [--timeout S] [--native-reps N]
 #            [--buildcost-objects N] [--buildcost-reps N] [--buildcost-cpu-only]
 #            [--no-buildcost]
 #            [--run DIR] [--out DIR] [--report-only] [--verbose]
 #
-#   --kernels NAMES  comma-separated kernel names (default: every kernel of
-#                    qemu/kernels.txt and bench/kernels.txt)
+#   --linux V        the kernel tree: 6.1 (the default) or 6.12; the run takes
+#                    every kernel of qemu/kernels.txt and bench/kernels.txt
+#                    on that tree (TREE patched[-6.12] or plain[-6.12])
+#   --kernels NAMES  comma-separated kernel names instead, all on one tree:
+#                    the report judges each Clang kernel against the run's
+#                    GCC kernels, so a run mixing 6.1 and 6.12 is refused
 #   --reuse          use an existing build/kernel/NAME/bzImage as it is
 #                    (default: run kernel-build.sh, incremental)
 #   --no-build       never build: a kernel without a bzImage is reported missing
@@ -52,12 +56,13 @@ prog=compare
 die() { echo "$prog: error: $*" >&2; exit 1; }
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 
-kernels_opt='' reuse=0 nobuild=0 jobs=$(nproc) boots=2 samples='' timeout=900 native_reps=1000
+kernels_opt='' linux='' reuse=0 nobuild=0 jobs=$(nproc) boots=2 samples='' timeout=900 native_reps=1000
 bc_objects=6 bc_reps=3 bc_cpu_only=0 buildcost=1 run=$repo/build/compare/run out=$repo/report
 report_only=0 verbose=0
 while [ $# -gt 0 ]; do
   case $1 in
     --kernels) kernels_opt=${2:?}; shift ;;
+    --linux) linux=${2:?}; shift ;;
     --reuse) reuse=1 ;;
     --no-build) nobuild=1 ;;
     --jobs|-j) jobs=${2:?}; shift ;;
@@ -84,6 +89,7 @@ done
 [[ $bc_reps =~ ^[0-9]+$ ]] || die "--buildcost-reps wants an integer >= 0"
 [ $bc_cpu_only = 0 ] || [ "$bc_reps" -ge 1 ] || die "--buildcost-cpu-only needs --buildcost-reps >= 1"
 [ -z "$samples" ] || [[ $samples =~ ^[0-9]+$ ]] || die "--samples wants a positive integer"
+case $linux in ''|6.1|6.12) ;; *) die "--linux: 6.1 or 6.12, not '$linux'" ;; esac
 run=$(realpath -m "$run") out=$(realpath -m "$out")
 
 t0=$SECONDS
@@ -133,6 +139,17 @@ if [ -n "$kernels_opt" ]; then
   done
   all=${sel%$'\n'}
 fi
+# on_linux [V]: the lines of kernels on Linux V, or each line's version
+on_linux() { awk -v v="${1:-}" '{ l = ($3 ~ /-6\.12$/) ? "6.12" : "6.1" } v == "" { print l; next } l == v'; }
+if [ -n "$kernels_opt" ]; then
+  versions=$(on_linux <<<"$all" | sort -u | paste -sd' ')
+  [[ $versions != *' '* ]] || die "--kernels: Linux 6.1 ($(on_linux 6.1 <<<"$all" | cut -d' ' -f1 | paste -sd,)) and 6.12 ($(on_linux 6.12 <<<"$all" | cut -d' ' -f1 | paste -sd,)) in one run: the report judges each Clang kernel against the run's GCC kernels; compare one tree at a time"
+  [ -z "$linux" ] || [ "$linux" = "$versions" ] || die "--kernels are Linux $versions kernels, not --linux $linux"
+  linux=$versions
+else
+  linux=${linux:-6.1}
+  all=$(on_linux "$linux" <<<"$all")
+fi
 
 # ---- run directory ------------------------------------------------------------
 if [ -d "$run" ]; then rm -rf "$run.prev"; mv "$run" "$run.prev"; fi
@@ -144,10 +161,15 @@ mkdir -p "$run"/{boot,static,buildcost,logs,bin}
   echo "host_cores $(nproc)"
   echo "qemu $(qemu-system-x86_64 --version | head -n1)"
   echo "boot_variation passport.boot=N on the command line of boot N"
+  echo "linux $linux"
   echo "options boots=$boots samples=${samples:-default} native_reps=$native_reps buildcost=$buildcost objects=$bc_objects reps=$bc_reps cpu_only=$bc_cpu_only jobs=$jobs"
 } > "$run/meta.txt"
 : > "$run/kernels.tsv"
-cp "$repo/bench/pairs.txt" "$run/pairs.txt"
+# the pairs of this run's tree: a pair of the other tree's kernels can never
+# be measured in it (a pair of this tree left out by --kernels is reported
+# as missing)
+tree_kernels=" $(list_kernels | on_linux "$linux" | cut -d' ' -f1 | paste -sd' ') "
+awk -v names="$tree_kernels" '/^[ \t]*(#|$)/ || index(names, " " $2 " ")' "$repo/bench/pairs.txt" > "$run/pairs.txt"
 kstatus() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >> "$run/kernels.tsv"; }
 
 # ---- build ----------------------------------------------------------------------

@@ -81,6 +81,7 @@ def header(p, f):
         "below comes from that run." % os.path.relpath(f["run"], os.path.dirname(p.out) or "."), "",
         "- date: %s, commit %s" % (m.get("date", "?"), m.get("commit", "?")),
         "- host: %s (%s cores); %s" % (m.get("host_cpu", "?"), m.get("host_cores", "?"), m.get("qemu", "?")),
+        *(["- kernel tree: Linux %s (every kernel of the run)" % m["linux"]] if "linux" in m else []),
         "- options: %s" % m.get("options", "?"), "")
 
 
