@@ -233,12 +233,13 @@ def tracking_nops_section(p, f):
     if not n:
         return
     g, fds = n["gcc"], n["fds"]
-    p.w("poll and select walk %d fds; per fd the kernel calls %s out of line. Each entry NOP "
+    p.w("poll and select walk %d fds; per fd the kernel calls those of %s it has out of line (6.1: "
+        "`__fdget` and `__fget_light`; 6.12: `fdget`). Each entry NOP "
         "`passport-finalize` left in them is one more instruction per fd, which `-icount` counts like any "
         "other (on hardware a 5-byte NOP decodes and retires without executing; this model cannot say "
         "how much of it remains). *Predicted*: (entry NOPs and tracking calls on the per-fd path, Clang "
         "minus %s) × %d fds; *measured*: the Clang kernel's tracking cost minus %s's, per call." % (
-            fds, " and ".join("`%s`" % x for x in PER_FD), g, fds, g), "")
+            fds, ", ".join("`%s`" % x for x in PER_FD), g, fds, g), "")
     rows = [[r["kernel"], ", ".join("%s %s" % fn for fn in r["fns"]) or "inlined", r["nops"], r["pred"],
              fmt_ns(r["meas"]["poll"]), fmt_ns(r["meas"]["select"]), fmt_ns(r["rest"]["poll"]), fmt_ns(r["rest"]["select"])]
             for r in n["rows"]]
