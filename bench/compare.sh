@@ -12,7 +12,8 @@
 #
 #   --linux V        the kernel tree: 6.1 (the default) or 6.12; the run takes
 #                    every kernel of qemu/kernels.txt and bench/kernels.txt
-#                    on that tree (TREE patched[-6.12] or plain[-6.12])
+#                    on that tree (TREE patched[-V] or plain[-V], read as
+#                    kernel-build.sh reads it); a V with no kernel is refused
 #   --kernels NAMES  comma-separated kernel names instead, all on one tree:
 #                    the report judges each Clang kernel against the run's
 #                    GCC kernels, so a run mixing 6.1 and 6.12 is refused
@@ -89,7 +90,6 @@ done
 [[ $bc_reps =~ ^[0-9]+$ ]] || die "--buildcost-reps wants an integer >= 0"
 [ $bc_cpu_only = 0 ] || [ "$bc_reps" -ge 1 ] || die "--buildcost-cpu-only needs --buildcost-reps >= 1"
 [ -z "$samples" ] || [[ $samples =~ ^[0-9]+$ ]] || die "--samples wants a positive integer"
-case $linux in ''|6.1|6.12) ;; *) die "--linux: 6.1 or 6.12, not '$linux'" ;; esac
 run=$(realpath -m "$run") out=$(realpath -m "$out")
 
 t0=$SECONDS
@@ -139,16 +139,25 @@ if [ -n "$kernels_opt" ]; then
   done
   all=${sel%$'\n'}
 fi
-# on_linux [V]: the lines of kernels on Linux V, or each line's version
-on_linux() { awk -v v="${1:-}" '{ l = ($3 ~ /-6\.12$/) ? "6.12" : "6.1" } v == "" { print l; next } l == v'; }
+# on_linux V: the kernel lines whose TREE is on Linux V, read as
+# kernel-build.sh reads it (plain-V or patched-V: V; plain or patched: 6.1)
+on_linux() { awk -v v="$1" '{ n = split($3, t, "-") } (n > 1 ? t[2] : "6.1") == v'; }
+# by_linux: "Linux V (NAME,...) and W (NAME,...)", the kernels per version
+by_linux() {
+  awk '{ n = split($3, t, "-"); v = n > 1 ? t[2] : "6.1"
+         if (!(v in k)) order[++m] = v; k[v] = k[v] (k[v] == "" ? "" : ",") $1 }
+       END { for (i = 1; i <= m; i++) printf "%s%s (%s)", (i == 1 ? "Linux " : " and "), order[i], k[order[i]] }'
+}
 if [ -n "$kernels_opt" ]; then
-  versions=$(on_linux <<<"$all" | sort -u | paste -sd' ')
-  [[ $versions != *' '* ]] || die "--kernels: Linux 6.1 ($(on_linux 6.1 <<<"$all" | cut -d' ' -f1 | paste -sd,)) and 6.12 ($(on_linux 6.12 <<<"$all" | cut -d' ' -f1 | paste -sd,)) in one run: the report judges each Clang kernel against the run's GCC kernels; compare one tree at a time"
+  [[ $(by_linux <<<"$all") != *' and '* ]] ||
+    die "--kernels: $(by_linux <<<"$all") in one run: the report judges each Clang kernel against the run's GCC kernels; compare one tree at a time"
+  versions=$(by_linux <<<"$all" | sed 's/^Linux \([^ ]*\) .*/\1/')
   [ -z "$linux" ] || [ "$linux" = "$versions" ] || die "--kernels are Linux $versions kernels, not --linux $linux"
   linux=$versions
 else
   linux=${linux:-6.1}
   all=$(on_linux "$linux" <<<"$all")
+  [ -n "$all" ] || die "--linux $linux: no kernel of qemu/kernels.txt or bench/kernels.txt is on that tree"
 fi
 
 # ---- run directory ------------------------------------------------------------
