@@ -187,6 +187,11 @@ fi
 # CC/HOSTCC are always given explicitly so the recorded command lines (and
 # thus the incremental build) only change when --cc or ccache use changes.
 tool_vars+=("CC=$cc_cmd" "HOSTCC=$hostcc_cmd")
+# A fixed build number (uname -v "#1"), as make bindeb-pkg passes its
+# package revision: KDEB_PKGVERSION=RELEASE-1 then rebuilds nothing
+# (tests/boot/oot-modules.sh), where any other number recompiles
+# init/version.o and relinks vmlinux.o, the whole link-time compile with LTO.
+tool_vars+=("KBUILD_BUILD_VERSION=1")
 
 # ---- source tree -----------------------------------------------------------
 case $linux in

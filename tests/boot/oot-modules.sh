@@ -94,16 +94,21 @@ fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 check_() { if [ $? = 0 ]; then pass "$*"; else fail "$*"; fi; }
 
 # headers_tree KERNEL: make bindeb-pkg of the built kernel (its own
-# kernel-build.sh arguments: the same compiler and ccache, so nothing is
-# recompiled), unpack its linux-headers .deb into $out/deb-KERNEL/root as
+# kernel-build.sh arguments: the same compiler and ccache; the package
+# revision 1 is kernel-build.sh's KBUILD_BUILD_VERSION, so nothing is
+# recompiled, and the packages are not compressed, which took ~100 CPU s
+# of xz), unpack its linux-headers .deb into $out/deb-KERNEL/root as
 # dpkg would, and print ROOT/usr/src/linux-headers-VERSION. dpkg-buildpackage
 # writes the packages next to the build directory (build/kernel/); they are
 # moved to $out/deb-KERNEL. Log: $out/deb-KERNEL/bindeb-pkg.log.
 headers_tree() {
-  local k=$1 d=$out/deb-$1 kdir=$repo/build/kernel
+  local k=$1 d=$out/deb-$1 kdir=$repo/build/kernel release
   rm -rf "$d" "$kdir"/linux-*_*.deb "$kdir"/linux-*_*.buildinfo "$kdir"/linux-*_*.changes
   mkdir -p "$d/root"
-  "$repo/scripts/kernel-build.sh" --kernel "$k" --target bindeb-pkg > "$d/bindeb-pkg.log" 2>&1 ||
+  release=$(cat "$kdir/$k/include/config/kernel.release") ||
+    { echo "$kdir/$k has no kernel release: not built?" >&2; return 1; }
+  KDEB_PKGVERSION=$release-1 KDEB_COMPRESS=none \
+    "$repo/scripts/kernel-build.sh" --kernel "$k" --target bindeb-pkg > "$d/bindeb-pkg.log" 2>&1 ||
     { echo "make bindeb-pkg failed (log: $d/bindeb-pkg.log)" >&2; return 1; }
   mv "$kdir"/linux-*_*.deb "$kdir"/linux-*_*.buildinfo "$kdir"/linux-*_*.changes "$d/"
   dpkg-deb -x "$(ls "$d"/linux-headers-*.deb)" "$d/root" ||
