@@ -192,6 +192,11 @@ tool_vars+=("CC=$cc_cmd" "HOSTCC=$hostcc_cmd")
 # (tests/boot/oot-modules.sh), where any other number recompiles
 # init/version.o and relinks vmlinux.o, the whole link-time compile with LTO.
 tool_vars+=("KBUILD_BUILD_VERSION=1")
+# The GCC plugins are built with -ggdb: without the map their DWARF and
+# __FILE__ strings hold the clone's absolute path, and ccache, which keys
+# an -fplugin= on the plugin's content, would miss every compile of a GCC
+# kernel in another clone.
+tool_vars+=("HOSTCXXFLAGS=-ffile-prefix-map=$repo/=")
 
 # ---- source tree -----------------------------------------------------------
 case $linux in
