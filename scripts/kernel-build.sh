@@ -164,7 +164,9 @@ default_ccache_dir() {
 if [ $use_ccache = 1 ] && command -v ccache >/dev/null; then
   # Outside the clone, so that a new clone of the repository (CI's, or a
   # second worktree) starts from the objects an earlier one compiled: a
-  # cold test kernel is ~1,000 CPU s of compiles, a warm one ~40 s. The
+  # test kernel's build took 864 to 1,212 CPU s cold and 497 to 632 warm
+  # (97 % hits; MODVERSIONS' preprocessor runs, the plugins' C++, objtool
+  # and the links are not cached). The
   # entries are keyed by content (base_dir makes the paths relative), so
   # clones at other paths share them and nothing goes stale.
   export CCACHE_DIR=${CCACHE_DIR:-$(default_ccache_dir)}
