@@ -139,13 +139,15 @@ if [ -n "$kernels_opt" ]; then
   done
   all=${sel%$'\n'}
 fi
-# on_linux V: the kernel lines whose TREE is on Linux V, read as
-# kernel-build.sh reads it (plain-V or patched-V: V; plain or patched: 6.1)
-on_linux() { awk -v v="$1" '{ n = split($3, t, "-") } (n > 1 ? t[2] : "6.1") == v'; }
+# linux_of(TREE): a kernel line's Linux version, read as kernel-build.sh
+# reads TREE (plain-V or patched-V: V; plain or patched: 6.1)
+linux_of='function linux_of(tree, t) { return split(tree, t, "-") > 1 ? t[2] : "6.1" }'
+# on_linux V: the kernel lines on Linux V
+on_linux() { awk -v v="$1" "$linux_of"' linux_of($3) == v'; }
 # by_linux: "Linux V (NAME,...) and W (NAME,...)", the kernels per version
 by_linux() {
-  awk '{ n = split($3, t, "-"); v = n > 1 ? t[2] : "6.1"
-         if (!(v in k)) order[++m] = v; k[v] = k[v] (k[v] == "" ? "" : ",") $1 }
+  awk "$linux_of"'
+       { v = linux_of($3); if (!(v in k)) order[++m] = v; k[v] = k[v] (k[v] == "" ? "" : ",") $1 }
        END { for (i = 1; i <= m; i++) printf "%s%s (%s)", (i == 1 ? "Linux " : " and "), order[i], k[order[i]] }'
 }
 if [ -n "$kernels_opt" ]; then
