@@ -408,6 +408,7 @@ if grep -q '^CONFIG_LLVM_PASSES=y' "$out/.config"; then
       full=1 interrupted=0
       rm -f "$out/build-full.log" "$out/build-full.time" "$out/build-full.partial"
       echo 0 > "$marker"
+      [ $ccache_on = 0 ] || : > "$CCACHE_STATSLOG"  # its statistics start anew too
     fi
   fi
   echo "$new_hash" > "$passes_hash"
@@ -423,7 +424,7 @@ children_cpu() {
   sed -n 2p "$out/.times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d\n", t }'
 }
 children_cpu > "$out/.cpu0"; cpu0=$(cat "$out/.cpu0")
-tb=$SECONDS
+tb=$SECONDS started=$(date +%s)
 [ $full = 0 ] || full_log=$out/build-full.partial
 say "build: make -j$jobs ${targets[*]} (log: $log)"
 mk_or_die "make ${targets[*]}" -j"$jobs" "${targets[@]}"
@@ -447,10 +448,12 @@ if [ $full = 1 ]; then
   mv "$out/build-full.partial" "$out/build-full.log"
   children_cpu > "$out/.cpu1"
   # what a from-scratch build cost (the real-config report compares it;
-  # the times of a resumed build are its last run's only)
-  printf 'seconds %d\ncpu_seconds %d\njobs %s\nccache_hits %s\nccache_misses %s\ninterrupted_runs %s\n' \
+  # the times of a resumed build are its last run's only; started and
+  # finished, in seconds since the epoch, tell whether two builds ran side
+  # by side, under the same load)
+  printf 'seconds %d\ncpu_seconds %d\njobs %s\nccache_hits %s\nccache_misses %s\ninterrupted_runs %s\nstarted %s\nfinished %s\n' \
     $((SECONDS - tb)) $(( $(cat "$out/.cpu1") - cpu0 )) "$jobs" "${hits:-0}" "${misses:-0}" \
-    "$interrupted" > "$out/build-full.time"
+    "$interrupted" "$started" "$(date +%s)" > "$out/build-full.time"
   rm -f "$marker"
   say "build: every object compiled$([ $interrupted = 0 ] || echo " (over $((interrupted + 1)) runs)"): make's output kept as $out/build-full.log"
 fi
