@@ -279,6 +279,17 @@ def cache_share(k):
     return hits / (hits + misses) if hits + misses else 0.0
 
 
+def side_by_side(p, c, slack=300):
+    """Whether the two from-scratch builds started together (within SLACK
+    seconds: the passport kernel's preparation takes longer), so that both
+    ran under the same machine load. Times from separate runs differ by a
+    fifth on this kind of machine, more than what they would measure."""
+    try:
+        return abs(int(p.time["started"]) - int(c.time["started"])) <= slack
+    except (KeyError, ValueError):
+        return False
+
+
 def pct(a, b):
     return "%+.1f %%" % (100.0 * (a - b) / b) if b else "n/a"
 
@@ -315,6 +326,8 @@ def markdown(p, c, features, config_name, verdicts):
                 r += " (not comparable: ccache served >5 % of a build)"
             elif any(k.time.get("interrupted_runs", "0") != "0" for k in kernels):
                 r += " (not comparable: a build was interrupted and resumed)"
+            elif not side_by_side(p, c):
+                r += " (not comparable: the two builds did not run side by side)"
         row(label, vals, r)
     for key in ("text", "data", "bss", "bss_objects", "bzImage"):
         vals = [k.sizes.get(key) for k in kernels]

@@ -40,7 +40,11 @@
 # (the unpatched tree, the same config, plain Clang). Both add the test hooks
 # of qemu/configs/real-tests.config (every built-in KUnit suite, LKDTM,
 # KASLR, no DWARF). Builds are incremental and share ccache: a second run is
-# quick, and build times are only compared between from-scratch builds.
+# quick. When neither kernel is built yet, the two build side by side, each
+# with make -j(N/2) and compiling every object (ccache's recache mode); the
+# report compares build times only between such builds, which ran at the
+# same time under the same load (to measure another feature set against the
+# control, remove the control's build directory first).
 #
 # Output: progress on stderr; the report DIR/report.md (also printed), the
 # boot logs DIR/{passport,control}.boot.log, the KUnit results per case
@@ -190,11 +194,13 @@ fi
 initrd=$repo/build/qemu/initramfs.cpio.gz
 
 # ---- build ----------------------------------------------------------------------
-# build NAME ARGS...: scripts/kernel-build.sh, its output in REPORT/NAME.build.log
+# build NAME ARGS...: scripts/kernel-build.sh with make -j$bjobs, its output
+# in REPORT/NAME.build.log
+bjobs=$jobs
 build() {
   local name=$1; shift
-  say "build $name: scripts/kernel-build.sh --name $name $*"
-  if ! "$repo/scripts/kernel-build.sh" --name "$name" --jobs "$jobs" "$@" > "$report/$name.build.log" 2>&1; then
+  say "build $name: scripts/kernel-build.sh --name $name --jobs $bjobs $*"
+  if ! "$repo/scripts/kernel-build.sh" --name "$name" --jobs "$bjobs" "$@" > "$report/$name.build.log" 2>&1; then
     tail -n 20 "$report/$name.build.log" >&2
     die "building $name failed (log: $report/$name.build.log)"
   fi
@@ -237,8 +243,32 @@ if [ $dry_run = 1 ]; then
 fi
 
 "$repo/kernel-patches/apply.sh" >&2 || die "kernel-patches/apply.sh failed"
-build "$pname" --cc "clang-$llvm" --patched --base "$base" "${frags[@]}" "${targets[@]}"
-[ $control = 0 ] || build "$ctl" --cc "clang-$llvm" --base "$base" --config real-tests "${targets[@]}"
+build_passport() { build "$pname" --cc "clang-$llvm" --patched --base "$base" "${frags[@]}" "${targets[@]}"; }
+build_control() { build "$ctl" --cc "clang-$llvm" --base "$base" --config real-tests "${targets[@]}"; }
+# Build time is compared between from-scratch builds that ran side by side
+# only: on this kind of machine CPU time swings by a fifth between runs, and
+# a ratio taken at one time under one load is what holds. So when neither
+# kernel is built yet, both build at once, each with half the jobs;
+# otherwise one after the other (an up-to-date kernel costs seconds).
+built() { [ -f "$repo/build/kernel/$1/arch/x86/boot/bzImage" ]; }
+if [ $control = 1 ] && ! built "$pname" && ! built "$ctl"; then
+  bjobs=$(( jobs / 2 > 0 ? jobs / 2 : 1 ))
+  say "neither kernel is built: building both side by side, make -j$bjobs each, compiling every object (ccache recache)"
+  # both compile everything, however warm the cache: a measurement, not a
+  # reuse (ccache still stores the results for the next incremental run)
+  export CCACHE_RECACHE=1
+  # the control in a process group of its own (set -m), so that a failed
+  # or interrupted passport build takes the control's make down with it
+  set -m; build_control & cpid=$!; set +m
+  trap 'kill -- -$cpid 2>/dev/null' EXIT
+  build_passport
+  wait $cpid || die "building $ctl failed (log: $report/$ctl.build.log)"
+  trap - EXIT
+  bjobs=$jobs; unset CCACHE_RECACHE
+else
+  build_passport
+  [ $control = 0 ] || build_control
+fi
 # randstruct's oracle: the GCC plugin on the same config and seed, compiling
 # only the translation units the probe compares (minutes, not an hour)
 [ -z "$gref" ] || build "$gref" --cc gcc-12 --patched --base "$base" "${gfrags[@]}" "${gtargets[@]}"
