@@ -61,9 +61,9 @@ The LLVM pass plugin that gives Clang builds the hardening of the GCC
 plugins: one C file per pass over the LLVM C API (stackleak.c,
 structleak.c, latent_entropy.c, randstruct.c), a shared helper layer
 (passport.h, helpers.c, frame-bound.c), the C++ registration shim
-(shim.cpp), the Clang frontend halves (*-frontend.cpp), the
-version-checking loader (loader.c) and stackleak's post-codegen step
-(finalize.c).
+(shim.cpp), the Clang frontend halves (*-frontend.cpp) and their one
+walk over the emitted code (frontend-walk.cpp), the version-checking
+loader (loader.c) and stackleak's post-codegen step (finalize.c).
 
 Generated from the passport repository's llvm-passes/; built by the
 next patch.

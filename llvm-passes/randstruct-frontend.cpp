@@ -16,10 +16,8 @@
  * errors, and the initialiser checks (positional initialisers of a
  * randomized struct are errors; GCC's flexible-array string rule).
  */
-/* RecursiveASTVisitor instantiations trip GCC's -Wnonnull inside clang headers. */
-#pragma GCC diagnostic ignored "-Wnonnull"
-
 #include <set>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,16 +26,16 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecordLayout.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
+#include "llvm/ADT/DenseSet.h"
 
 #define PASSPORT_COMPAT_CLANG
 #include "compat.h"
-#include "frontend-reach.h"
+#include "frontend-walk.h"
 
 extern "C" {
 #include "passport.h"
@@ -209,6 +207,9 @@ public:
 
 /* ---- the consumer ------------------------------------------------------------ */
 
+class RandstructConsumer;
+std::unique_ptr<passport_walk::Hooks> init_checker(RandstructConsumer &C, DiagnosticsEngine &DE);
+
 class RandstructConsumer : public ASTConsumer {
 	passport_pass *P;
 	bool active;		/* passport reorders (not off, not disabled) */
@@ -232,6 +233,9 @@ public:
 			filter = new AttrDiagFilter(inner, std::move(owned));
 			DE.setClient(filter, true);
 		}
+		/* designated_init is checked whether or not passport reorders */
+		checker = init_checker(*this, CI.getDiagnostics());
+		passport_walk::add(checker.get());
 
 		active = P->enabled && !P->disabled;
 		std::string *native = passport_compat::native_seed(CI.getLangOpts());
@@ -260,7 +264,8 @@ public:
 
 	void Initialize(ASTContext &C) override { Ctx = &C; }
 
-	passport_reach::Reach reach;	/* what the initialiser checks walk */
+	/* the initialiser checks, hooks of the frontend halves' one walk */
+	std::unique_ptr<passport_walk::Hooks> checker;
 
 	bool is_randomized(const RecordDecl *RD) const
 	{
@@ -274,13 +279,22 @@ public:
 	{
 		return flexible.count(RD->getCanonicalDecl());
 	}
+	/* whether any initialiser can need a check */
+	bool has_checked_types() const
+	{
+		return !randomized.empty() || !marked(DESIGNATED_INIT).empty();
+	}
 
 	void HandleTagDeclDefinition(TagDecl *TD) override;
-	bool HandleTopLevelDecl(DeclGroupRef DG) override;
+
+	~RandstructConsumer() override
+	{
+		if (checker)
+			passport_walk::remove(checker.get());
+	}
 
 	void HandleTranslationUnit(ASTContext &) override
 	{
-		check_reached_inits();
 		if (!filter)
 			return;
 		DiagnosticsEngine &DE = Ctx->getDiagnostics();
@@ -300,7 +314,6 @@ private:
 		       passport_compat::native_attrs(RD, which == NO_RANDOMIZE);
 	}
 	void check_native_attrs(RecordDecl *RD);
-	void check_reached_inits();
 	bool is_pure_ops(const RecordDecl *RD) const;
 	bool is_flexible_array(const FieldDecl *F) const;
 	uint64_t gcc_size(const FieldDecl *F) const;
@@ -560,11 +573,19 @@ void RandstructConsumer::HandleTagDeclDefinition(TagDecl *TD)
 
 /* ---- initialisers -------------------------------------------------------------- */
 
-class InitChecker : public RecursiveASTVisitor<InitChecker> {
+/* The checks run in the frontend halves' one walk (frontend-walk.h) over
+ * the code that is emitted: a static function nothing emitted reaches
+ * emits nothing, so none of its initialisers can put a value in the wrong
+ * field.  GCC checks it too; the walk over every header inline cost 2.4 %
+ * of a kernel compile's instructions with the plugin merely loaded. */
+class InitChecker : public passport_walk::Hooks {
 	RandstructConsumer &C;
 	DiagnosticsEngine &DE;
-	std::set<const Expr *> positional; /* written without a designator */
-	std::set<const InitListExpr *> seen; /* semantic lists can be reached twice */
+	/* Elements written without a designator.  The walk meets a list's
+	 * semantic form before the lists inside it, so a list Clang made up
+	 * finds here the positional elements of the written list around it. */
+	llvm::DenseSet<const Expr *> positional;
+	llvm::DenseSet<const InitListExpr *> seen; /* a range designator repeats lists */
 
 	static bool is_zero(const Expr *E)
 	{
@@ -593,27 +614,22 @@ class InitChecker : public RecursiveASTVisitor<InitChecker> {
 public:
 	InitChecker(RandstructConsumer &C, DiagnosticsEngine &DE) : C(C), DE(DE) {}
 
-	bool shouldVisitImplicitCode() const { return true; }
+	bool needs_reached() override { return C.has_checked_types(); }
 
-	/* What the walked code reaches: calls and addresses of functions
-	 * (and cleanup functions, in VisitVarDecl). */
-	bool VisitDeclRefExpr(DeclRefExpr *E)
+	/* E: the semantic form, or a written list that has none. */
+	void init_list(InitListExpr *E) override
 	{
-		C.reach.refer(E->getDecl());
-		return true;
-	}
+		const InitListExpr *Syn = E->isSemanticForm() ? E->getSyntacticForm() : E;
 
-	bool VisitInitListExpr(InitListExpr *E)
-	{
-		if (!E->isSemanticForm()) /* a list as written */
-			for (const Expr *I : E->inits())
+		if (Syn)
+			for (const Expr *I : Syn->inits())
 				if (I && !isa<DesignatedInitExpr>(I))
 					positional.insert(I->IgnoreImplicit());
 		if (!E->isSemanticForm())
-			return true;
+			return;
 		const RecordDecl *RD = E->getType()->getAsRecordDecl();
 		if (!RD || !C.is_designated(RD) || !seen.insert(E).second)
-			return true;
+			return;
 
 		/* A list written in braces is the syntactic form of a semantic
 		 * one.  A list Clang made up (brace elision, .a.b designators) has
@@ -621,7 +637,7 @@ public:
 		 * reached it without a designator from an enclosing written list. */
 		std::vector<const Expr *> pos;
 		bool zero_only = false;
-		if (const InitListExpr *Syn = E->getSyntacticForm()) {
+		if (Syn) {
 			for (const Expr *I : Syn->inits())
 				if (I && !isa<DesignatedInitExpr>(I))
 					pos.push_back(I);
@@ -640,67 +656,46 @@ public:
 			zero_only = pos.size() == 1 && first == 0 && is_zero(pos[0]);
 		}
 		if (pos.empty())
-			return true;
+			return;
 		/* {0} is allowed for randomized structs, as with Clang's own
 		 * randstruct: all-zero whatever the order.  GCC's designated_init
 		 * warns even then. */
 		if (zero_only && C.is_randomized(RD))
-			return true;
+			return;
 		report(pos[0], RD);
-		return true;
 	}
 
 	/* GCC update_decl_size: a randomized struct with a flexible tail may
 	 * initialise that tail only with a string constant. */
-	bool VisitVarDecl(VarDecl *VD)
+	void var(VarDecl *VD) override
 	{
-		C.reach.var(VD);
 		const RecordDecl *RD = VD->getType()->getAsRecordDecl();
 		if (!RD || !C.has_flexible_tail(RD) || !VD->getInit())
-			return true;
+			return;
 		const auto *IL = dyn_cast<InitListExpr>(VD->getInit()->IgnoreImplicit());
 		if (!IL)
-			return true;
+			return;
 		if (!IL->isSemanticForm() && IL->getSemanticForm())
 			IL = IL->getSemanticForm();
 		unsigned last = 0;
 		for (const FieldDecl *F : RD->fields())
 			last = F->getFieldIndex();
 		if (last >= IL->getNumInits())
-			return true;
+			return;
 		const Expr *I = IL->getInit(last);
 		if (!I || isa<ImplicitValueInitExpr>(I) || isa<NoInitExpr>(I))
-			return true;
+			return;
 		if (!isa<StringLiteral>(I->IgnoreParenImpCasts()))
 			DE.Report(I->getBeginLoc(), DE.getCustomDiagID(
 				DiagnosticsEngine::Error,
 				"Only string constants are supported as initializers for "
 				"randomized structures with flexible arrays"));
-		return true;
 	}
 };
 
-/* The initialiser checks walk the code that is emitted (frontend-reach.h):
- * a static function nothing emitted reaches emits nothing, so none of its
- * initialisers can put a value in the wrong field.  GCC checks it too; the
- * walk over every header inline cost 2.4 % of a kernel compile's
- * instructions with the plugin merely loaded.  Records, typedefs and
- * prototypes hold no initialiser. */
-bool RandstructConsumer::HandleTopLevelDecl(DeclGroupRef DG)
+std::unique_ptr<passport_walk::Hooks> init_checker(RandstructConsumer &C, DiagnosticsEngine &DE)
 {
-	InitChecker V(*this, Ctx->getDiagnostics());
-
-	reach.top_level(DG, [&](Decl *D) { V.TraverseDecl(D); });
-	return true;
-}
-
-void RandstructConsumer::check_reached_inits()
-{
-	InitChecker V(*this, Ctx->getDiagnostics());
-
-	if (randomized.empty() && marked(DESIGNATED_INIT).empty())
-		return;	/* no initialiser to check */
-	reach.finish([&](Decl *D) { V.TraverseDecl(D); });
+	return std::make_unique<InitChecker>(C, DE);
 }
 
 /* ---- the plugin action ------------------------------------------------------- */

@@ -35,18 +35,14 @@
  * the pass deletes the annotations, so the final IR carries none.  The
  * attribute is added from a consumer that runs before CodeGen
  * (AddBeforeMainAction), one function body at a time, to the bodies that
- * are emitted (frontend-reach.h).
+ * are emitted, in the frontend halves' one walk (frontend-walk.h).
  */
-/* RecursiveASTVisitor instantiations trip GCC's -Wnonnull inside clang headers. */
-#pragma GCC diagnostic ignored "-Wnonnull"
-
 #include <set>
 #include <string>
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -55,7 +51,7 @@
 #include "clang/Sema/Sema.h"
 #define PASSPORT_COMPAT_CLANG
 #include "compat.h"
-#include "frontend-reach.h"
+#include "frontend-walk.h"
 
 extern "C" {
 #include "passport.h"
@@ -160,10 +156,9 @@ bool storage_only(const DeclStmt *DS)
 	return true;
 }
 
-class Marker : public RecursiveASTVisitor<Marker> {
+class Marker : public passport_walk::Hooks {
 	ASTContext &Ctx;
 	Mode mode;
-	passport_reach::Reach &reach;	/* what this code refers to */
 
 	/*
 	 * `switch (x) { T v; case 1: use(&v); }`: the declaration before the
@@ -200,33 +195,24 @@ class Marker : public RecursiveASTVisitor<Marker> {
 	}
 
 public:
-	Marker(ASTContext &Ctx, Mode mode, passport_reach::Reach &reach)
-		: Ctx(Ctx), mode(mode), reach(reach) {}
+	Marker(ASTContext &Ctx, Mode mode) : Ctx(Ctx), mode(mode) {}
 
-	bool VisitDeclRefExpr(DeclRefExpr *E)
-	{
-		reach.refer(E->getDecl());
-		return true;
-	}
-
-	/* Pre-order: the hoisted declarations are visited as children next. */
-	bool VisitCompoundStmt(CompoundStmt *CS)
+	/* Pre-order: the walk visits the hoisted declarations next. */
+	void compound(CompoundStmt *CS) override
 	{
 		for (Stmt *&S : CS->body())
 			if (auto *SS = dyn_cast_or_null<SwitchStmt>(S))
 				if (Stmt *block = hoist_switch_preamble(SS))
 					S = block;
-		return true;
 	}
 
-	bool VisitVarDecl(VarDecl *VD)
+	void var(VarDecl *VD) override
 	{
-		reach.var(VD);
 		if (!VD->isLocalVarDecl() || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
-			return true;
+			return;
 		QualType T = VD->getType().getCanonicalType();
 		if (T->isVariableArrayType() || T->isDependentType() || T->isReferenceType())
-			return true;
+			return;
 
 		const char *kind;
 		bool user = false;
@@ -240,9 +226,9 @@ public:
 			kind = "scalar";
 		}
 		if (mode == MODE_USER && !user)
-			return true;
+			return;
 		if (mode == MODE_BYREF && !T->getAs<RecordType>())
-			return true;
+			return;
 
 		std::string s = std::string("passport.structleak:") + kind + ":";
 		if (user)
@@ -252,36 +238,22 @@ public:
 		s += ":" + std::to_string(Ctx.getSourceManager().getPresumedColumnNumber(VD->getLocation()));
 		s += ":" + VD->getNameAsString();
 		VD->addAttr(passport_compat::make_annotation(Ctx, s, SourceRange(VD->getLocation())));
-		return true;
 	}
 };
 
-/* Marks the locals of the code that is emitted (frontend-reach.h): a
- * static function nothing emitted reaches gets no code, so its locals
- * need no annotation.  Walking every header inline instead cost a kernel
- * compile about 1.5 % of its instructions.  Functions of internal linkage
- * are marked at the end of the translation unit, before CodeGen emits
- * them. */
+/* Marks the locals of the code that is emitted, in the frontend halves'
+ * one walk (frontend-walk.h): a static function nothing emitted reaches
+ * gets no code, so its locals need no annotation.  Walking every header
+ * inline instead cost a kernel compile about 1.5 % of its instructions. */
 class Consumer : public ASTConsumer {
-	CompilerInstance &CI;
-	Mode mode;
-	passport_reach::Reach reach;
-
-	void mark(Decl *D) { Marker(CI.getASTContext(), mode, reach).TraverseDecl(D); }
+	Marker marker;
 
 public:
-	Consumer(CompilerInstance &CI, Mode mode) : CI(CI), mode(mode) {}
-
-	bool HandleTopLevelDecl(DeclGroupRef DG) override
+	Consumer(CompilerInstance &CI, Mode mode) : marker(CI.getASTContext(), mode)
 	{
-		reach.top_level(DG, [&](Decl *D) { mark(D); });
-		return true;
+		passport_walk::add(&marker);
 	}
-
-	void HandleTranslationUnit(ASTContext &) override
-	{
-		reach.finish([&](Decl *D) { mark(D); });
-	}
+	~Consumer() override { passport_walk::remove(&marker); }
 };
 
 class StructleakAction : public PluginASTAction {
