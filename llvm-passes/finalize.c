@@ -65,6 +65,7 @@ struct function {
 	size_t shndx;
 	GElf_Addr start, end;
 	long stack_size;	/* -1: no .stack_sizes entry */
+	bool fentry;		/* starts with call __fentry__ (-pg -mfentry) */
 	unsigned alloca_calls;	/* tracking calls after dynamic allocas */
 };
 
@@ -211,9 +212,45 @@ static void load_stack_sizes(struct object *o)
 	}
 }
 
+/*
+ * Mark the functions that start (after an optional endbr64) with the
+ * ftrace hook's `call __fentry__`: -pg -mfentry puts it before the
+ * prologue, so the pushes come after it.  Kernels with FUNCTION_TRACER
+ * (every distro's) have it in every traced function.
+ */
+static void mark_fentry_calls(struct object *o)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(o->elf, scn));) {
+		Elf_Data *rdata;
+		GElf_Shdr sh;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_RELA)
+			continue;
+		rdata = elf_getdata(scn, NULL);
+		for (size_t r = 0; r < sh.sh_size / sh.sh_entsize; r++) {
+			GElf_Rela rel;
+			GElf_Sym sym;
+			struct function *f;
+			GElf_Addr at;
+
+			gelf_getrela(rdata, (int)r, &rel);
+			if (GELF_R_TYPE(rel.r_info) == R_X86_64_NONE || rel.r_offset < 1)
+				continue;
+			symbol(o, GELF_R_SYM(rel.r_info), &sym);
+			if (strcmp(symbol_name(o, &sym), "__fentry__"))
+				continue;
+			at = rel.r_offset - 1;
+			f = function_at(o, sh.sh_info, at);
+			if (f && (at == f->start || at == f->start + 4))
+				f->fentry = true;
+		}
+	}
+}
+
 /* Callee-saved pushes at the start of F (push %rbp/%rbx/%r12..%r15, after an
- * optional endbr64 and mov %rsp,%rbp): part of .stack_sizes, not of GCC's
- * get_frame_size(). */
+ * optional endbr64, the ftrace hook's call and mov %rsp,%rbp): part of
+ * .stack_sizes, not of GCC's get_frame_size(). */
 static unsigned prologue_pushes(const unsigned char *text, size_t size,
 				const struct function *f)
 {
@@ -222,6 +259,8 @@ static unsigned prologue_pushes(const unsigned char *text, size_t size,
 
 	if (i + 4 <= size && !memcmp(text + i, "\xf3\x0f\x1e\xfa", 4))
 		i += 4;
+	if (f->fentry && i + 5 <= size && text[i] == 0xe8)
+		i += 5;
 	while (i < f->end && i < size) {
 		if (text[i] >= 0x50 && text[i] <= 0x57) {
 			pushes++, i++;
@@ -485,6 +524,7 @@ static void finalize(const char *path, long min_size)
 	if (!o.nsites && !o.nsmalls)
 		goto out;
 	load_stack_sizes(&o);
+	mark_fentry_calls(&o);
 	check_smalls(&o, min_size, &t);
 	decide(&o, min_size, &t);
 	elf_flagelf(o.elf, ELF_C_SET, ELF_F_LAYOUT);
