@@ -20,12 +20,17 @@
  *   - 8 bytes per inline-asm operand that may be memory ("m", "g", "rm"...;
  *     the backend picks memory for such an SSA value, so it needs a slot);
  *   - 8 bytes of alignment padding;
+ *   - 8 bytes for the stack protector's canary, where the function has ssp,
+ *     sspstrong or sspreq and codegen may add one (sspreq always; the others
+ *     only with a static alloca: arrays and address-taken locals are what
+ *     they protect, and every other local is in registers by now);
  *   - 48 bytes, all six callee-saved registers pushed, when some value
  *     lives across a call or more than the nine caller-saved registers
  *     hold at once; 8 for the frame pointer when the function keeps one;
  * provided nothing is spilled.  "Nothing is spilled" is a model, not a
- * proof: at most ACROSS_CALL_REGS register-sized SSA values are live across
- * any call, so they fit the five callee-saved registers (rbx, r12-r15; rbp
+ * proof: at most ACROSS_CALL_REGS register-sized SSA values (frame
+ * addresses included: see occupies_register()) are live across any call,
+ * so they fit the five callee-saved registers (rbx, r12-r15; rbp
  * may be the frame pointer), and at most LIVE_REGS at once in any order
  * the scheduler may give a block (block_width()), which leaves three of the
  * fourteen allocatable registers to the instruction selector's temporaries and
@@ -109,31 +114,34 @@ static unsigned registers_for(LLVMTargetDataRef td, LLVMTypeRef ty)
 	return bytes <= 8 ? 1 : (unsigned)((bytes + 7) / 8);
 }
 
-/* Is V a fixed offset into a static alloca (the alloca itself, or casts and
- * constant-index GEPs of it, which LLVM 14's typed pointers are full of)? */
-static bool frame_address(LLVMValueRef v)
-{
-	for (int depth = 0; depth < 8; depth++) {
-		if (LLVMIsAAllocaInst(v))
-			return !passport_alloca_is_dynamic(v);
-		if (LLVMIsAGetElementPtrInst(v)) {
-			for (int n = 1; n < LLVMGetNumOperands(v); n++)
-				if (!LLVMIsAConstantInt(LLVMGetOperand(v, n)))
-					return false;
-		} else if (!LLVMIsABitCastInst(v) && !LLVMIsAAddrSpaceCastInst(v)) {
-			return false;
-		}
-		v = LLVMGetOperand(v, 0);
-	}
-	return false;
-}
-
-/* Does V need a register?  Frame addresses are rsp-relative, and the
- * backend rematerializes them; void, label, token and metadata values are
- * unsized. */
+/* Does V need a register?  Every sized value does, frame addresses too:
+ * an alloca's address could be recomputed from %rsp, but the register
+ * allocator may keep it in a callee-saved register instead (Debian's
+ * __wake_up() kept its wait-queue entry's address in %r13 across its loop's
+ * calls and spilled an argument).  Void, label, token and metadata values
+ * are unsized. */
 static bool occupies_register(LLVMValueRef v)
 {
-	return LLVMTypeIsSized(LLVMTypeOf(v)) && !frame_address(v);
+	return LLVMTypeIsSized(LLVMTypeOf(v));
+}
+
+/* Does I's code read its operands?  Lifetime and invariant markers emit
+ * none: an alloca's address passed to llvm.lifetime.end after a call is not
+ * live across that call. */
+static bool reads_operands(LLVMValueRef i)
+{
+	static const char *const markers[] = { "llvm.lifetime.", "llvm.invariant.", NULL };
+	LLVMValueRef callee;
+
+	if (!LLVMIsACallInst(i))
+		return true;
+	callee = LLVMGetCalledValue(i);
+	if (!LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee))
+		return true;
+	for (const char *const *m = markers; *m; m++)
+		if (!strncmp(passport_name(callee), *m, strlen(*m)))
+			return false;
+	return true;
 }
 
 /* Values and blocks of F, or false past MAX_VALUES or MAX_BLOCKS. */
@@ -218,7 +226,7 @@ static void local_sets(struct liveness *l)
 					if (u >= 0 && from)
 						set_bit(from->phi_use, u);
 				}
-			} else {
+			} else if (reads_operands(i)) {
 				for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
 					int u = value_index(l, LLVMGetOperand(i, n));
 
@@ -415,7 +423,7 @@ static void record_uses(struct block_order *o, const struct liveness *l)
 	for (size_t p = 0; p < o->ninsns; p++) {
 		LLVMValueRef i = o->insns[p];
 
-		if (LLVMIsAPHINode(i))
+		if (LLVMIsAPHINode(i) || !reads_operands(i))
 			continue;	/* a phi's operands are used in the incoming block */
 		for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
 			int idx = value_index(l, LLVMGetOperand(i, n));
@@ -547,7 +555,7 @@ static unsigned max_pressure(const struct liveness *l, unsigned *across)
 			}
 			if (d >= 0)
 				clear_bit(live, d);
-			if (!LLVMIsAPHINode(i))
+			if (!LLVMIsAPHINode(i) && reads_operands(i))
 				for (unsigned n = 0; n < (unsigned)LLVMGetNumOperands(i); n++) {
 					int u = value_index(l, LLVMGetOperand(i, n));
 
@@ -611,7 +619,17 @@ static uint64_t round_up(uint64_t n, uint64_t to)
 	return (n + to - 1) / to * to;
 }
 
-/* Everything but the spills: allocas, stack arguments, asm slots, padding. */
+/* The canary slot StackProtector may add in codegen (the same frame as
+ * the locals, in GCC's get_frame_size() too): see the header. */
+static bool may_get_canary(LLVMValueRef f, bool has_allocas)
+{
+	return passport_has_fn_attr(f, "sspreq") ||
+	       (has_allocas && (passport_has_fn_attr(f, "sspstrong") ||
+				passport_has_fn_attr(f, "ssp")));
+}
+
+/* Everything but the spills: allocas, stack arguments, asm slots, padding,
+ * the canary. */
 static bool frame_objects(LLVMModuleRef M, LLVMValueRef f, uint64_t *bytes)
 {
 	LLVMTargetDataRef td = LLVMGetModuleDataLayout(M);
@@ -645,7 +663,7 @@ static bool frame_objects(LLVMModuleRef M, LLVMValueRef f, uint64_t *bytes)
 					args = stack;
 			}
 		}
-	*bytes = allocas + (uint64_t)args + asm_slots + 8;
+	*bytes = allocas + (uint64_t)args + asm_slots + 8 + (may_get_canary(f, allocas != 0) ? 8 : 0);
 	return true;
 }
 

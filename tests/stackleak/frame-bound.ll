@@ -192,3 +192,58 @@ define void @byval(ptr %p) {
 }
 
 declare void @sink(ptr)
+
+; The stack protector's canary is a slot of the final frame, added in
+; codegen: 8 more where sspreq is set, or ssp/sspstrong and a local that it
+; may protect (found on Debian's config: __wake_up(), 40 bytes of locals,
+; bounded by 96 without the canary, had a 104-byte frame under -mfentry).
+; NOTE-DAG: skip canary(): frame <= 40 < 100 bytes
+; NOTE-DAG: skip no_canary(): frame <= 32 < 100 bytes
+; NOTE-DAG: skip strong_no_local(): frame <= 8 < 100 bytes
+; NOTE-DAG: skip canary_req(): frame <= 16 < 100 bytes
+define void @canary() sspstrong {
+  %b = alloca [24 x i8], align 1
+  call void @sink(ptr %b)
+  ret void
+}
+
+define void @no_canary() {
+  %b = alloca [24 x i8], align 1
+  call void @sink(ptr %b)
+  ret void
+}
+
+define void @strong_no_local() sspstrong {
+  call void @f()
+  ret void
+}
+
+define void @canary_req() sspreq {
+  call void @f()
+  ret void
+}
+
+; A frame address is a value like the others: the register allocator may
+; keep it in a callee-saved register across calls rather than recompute it.
+; Debian's __wake_up(), this loop, kept five values and its local's address
+; in six callee-saved registers and spilled the sixth value: no bound.
+; NOTE-DAG: candidate frame_address_across(): {{.*}}IR bound: {{[0-9]+}} registers live, 6 across a call
+declare i64 @lock(ptr)
+declare i32 @common(ptr, i32, i32, ptr, ptr)
+declare void @unlock(ptr, i64)
+define i32 @frame_address_across(ptr %q, i32 %mode, i32 %nr, ptr %key) {
+entry:
+  %e = alloca [40 x i8], align 8
+  br label %loop
+loop:
+  %n = phi i32 [ %nr, %entry ], [ %r, %loop ]
+  %flags = call i64 @lock(ptr %q)
+  %r = call i32 @common(ptr %q, i32 %mode, i32 %n, ptr %key, ptr %e)
+  call void @unlock(ptr %q, i64 %flags)
+  %v = load i32, ptr %e
+  %c = icmp eq i32 %v, 0
+  br i1 %c, label %done, label %loop
+done:
+  %d = sub i32 %nr, %r
+  ret i32 %d
+}
