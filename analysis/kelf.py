@@ -146,13 +146,22 @@ def stack_sizes(elf):
     return sizes
 
 
+FTRACE_NOP = b"\x0f\x1f\x44\x00\x00"
+
+
 def prologue_pushes(code):
     """Callee-saved register pushes at the start of a function's CODE (after
-    an optional endbr64 and mov %rsp,%rbp), the rule of passport-finalize:
-    they are in .stack_sizes but not in GCC's get_frame_size()."""
+    an optional endbr64, the ftrace hook and mov %rsp,%rbp), the rule of
+    passport-finalize: they are in .stack_sizes but not in GCC's
+    get_frame_size().  -pg -mfentry puts `call __fentry__` before the
+    prologue, and objtool --mnop turns it into a 5-byte NOP, which is what an
+    object or vmlinux holds after the build; nothing else comes before the
+    pushes (a call needs the prologue first)."""
     i = pushes = 0
     if code[:4] == b"\xf3\x0f\x1e\xfa":
         i = 4
+    if code[i:i + 5] == FTRACE_NOP or code[i:i + 1] == b"\xe8":
+        i += 5
     while i < len(code):
         if 0x50 <= code[i] <= 0x57:
             pushes, i = pushes + 1, i + 1
